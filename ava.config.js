@@ -1,0 +1,7 @@
+export default {
+  files: ['dist/test/**/*.test.js'],
+  workerThreads: false,
+  concurrency: 2,
+  timeout: '60s',
+  environmentVariables: { STACKD_VALIDATE_RESPONSES: '1' },
+};

@@ -1,0 +1,76 @@
+/**
+ * Where the configuration comes from: `--config`/`STACKD_CONFIG`, else cosmiconfig's search of
+ * the working directory, else a demo saved earlier in the data dir, else the bundled demo.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+
+/** Where the document was found, and where saves go. */
+export interface ConfigSource {
+  /** File the document was read from. */
+  readonly readPath: string;
+  /** File saves go to (the demo is saved into the data dir, never into the package). */
+  readonly writePath: string;
+  readonly origin: 'file' | 'demo';
+}
+
+/** Inputs of {@link resolveConfigSource}. */
+export interface ConfigSourceOptions {
+  readonly explicitPath: string | undefined;
+  readonly searchFrom: string;
+  readonly dataDir: string;
+  readonly demoPath: string;
+}
+
+/** File name of the saved demo configuration inside the data dir. */
+export const SAVED_DEMO_NAME = 'stackd.json';
+
+const SEARCH_PLACES = ['stackd.json', '.stackdrc', '.stackdrc.json', 'stackd.config.json', '.config/stackd.json'];
+
+/** Find the configuration file, in the order of CONTRACT.md. */
+export async function resolveConfigSource(options: ConfigSourceOptions): Promise<ConfigSource> {
+  if (options.explicitPath !== undefined && options.explicitPath !== '') {
+    const path = resolve(options.explicitPath);
+    if (!existsSync(path)) throw new Error(`config file not found: ${path}`);
+    return { readPath: path, writePath: path, origin: 'file' };
+  }
+  const explorer = cosmiconfig('stackd', {
+    searchPlaces: SEARCH_PLACES,
+    searchStrategy: 'none',
+    loaders: { noExt: (_path, content) => JSON.parse(content) as unknown },
+  });
+  const found = await explorer.search(options.searchFrom);
+  if (found !== null && !found.isEmpty) return { readPath: found.filepath, writePath: found.filepath, origin: 'file' };
+  const savedDemo = join(resolve(options.dataDir), SAVED_DEMO_NAME);
+  if (existsSync(savedDemo)) return { readPath: savedDemo, writePath: savedDemo, origin: 'file' };
+  return { readPath: options.demoPath, writePath: savedDemo, origin: 'demo' };
+}
+
+/** Read and parse the document: a JSON object, or an error naming the file, line and column. */
+export async function readConfigDocument(source: ConfigSource, demoDir: string): Promise<Record<string, unknown>> {
+  let text = await readFile(source.readPath, 'utf8');
+  // The bundled demo names its programs relative to where it is installed.
+  if (source.origin === 'demo') text = text.replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`JSON syntax error in ${source.readPath}: ${describePosition(text, error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${source.readPath} must hold one JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function describePosition(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /position (\d+)/.exec(message);
+  if (position?.[1] === undefined) return message;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `${message} (line ${line}, column ${column})`;
+}

@@ -1,0 +1,43 @@
+/** Small JSON helpers shared by the config store. */
+
+/** A deep copy of a JSON value. */
+export function cloneJson<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** True for plain JSON objects (not arrays, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value at a key path, or undefined. */
+export function getAtPath(document: Record<string, unknown>, path: readonly string[]): unknown {
+  let current: unknown = document;
+  for (const key of path) {
+    if (!isJsonObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** Set the value at a key path, creating objects on the way. */
+export function setAtPath(document: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  if (path.length === 0) throw new Error('empty key path');
+  let current: Record<string, unknown> = document;
+  for (const key of path.slice(0, -1)) {
+    const next = current[key];
+    if (!isJsonObject(next)) {
+      const created: Record<string, unknown> = {};
+      current[key] = created;
+      current = created;
+    } else {
+      current = next;
+    }
+  }
+  current[path[path.length - 1] as string] = value;
+}
+
+/** Serialize a config document the way we write it: 2-space indent, trailing newline. */
+export function formatJsonDocument(document: unknown): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,75 @@
+/** The uWS server: routes through the pipeline, streams through the hub, 404/405 fallbacks. */
+import type { Logger } from '../../sdk/logger.js';
+import type { StreamHub, StreamEnvironment } from '../ws/stream-hub.js';
+import { errorBody } from './error-mapper.js';
+import { createRouteHandler, sendJson, type PipelineEnvironment } from './request-pipeline.js';
+import { ResponseState } from './response-state.js';
+import type { RouteTable } from './route-table.js';
+import { closeListenSocket, createApp, listen, type TemplatedApp, type us_listen_socket } from './uws-app.js';
+
+const BINDERS = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'del',
+} as const satisfies Record<string, keyof TemplatedApp>;
+
+/** A bound, listening server. */
+export class HttpServer {
+  private readonly app: TemplatedApp;
+  private socket: us_listen_socket | null = null;
+
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly streams: StreamHub,
+    private readonly logger: Logger,
+  ) {
+    this.app = createApp();
+  }
+
+  /** Attach every route and stream, then the fallbacks. */
+  bind(pipeline: PipelineEnvironment, streamEnv: StreamEnvironment): void {
+    for (const route of this.routes.all()) {
+      const handler = createRouteHandler(route, pipeline);
+      const bind = BINDERS[route.definition.method];
+      for (const path of route.paths) this.app[bind](path, handler);
+    }
+    this.streams.bind(this.app, streamEnv);
+    this.app.any('/*', (res, req) => {
+      const state = new ResponseState(res);
+      const method = req.getMethod().toUpperCase();
+      const path = req.getUrl();
+      const allowed = this.routes.methodsFor(path);
+      const body =
+        allowed.length > 0
+          ? errorBody(`Method ${method} is not allowed on ${path}; use ${allowed.join(', ')}`, 'HTTP_METHOD_NOT_ALLOWED')
+          : errorBody(`No route for ${method} ${path}`, 'HTTP_NOT_FOUND');
+      const headers: Record<string, string> = allowed.length > 0 ? { allow: allowed.join(', ') } : {};
+      // Drain any request body we will not read, so the connection stays usable.
+      res.onData(() => undefined);
+      sendJson(state, allowed.length > 0 ? 405 : 404, body, headers).catch((error: unknown) =>
+        this.logger.error('fallback response failed', { error }),
+      );
+    });
+  }
+
+  /** Listen; resolves with the bound port. */
+  async listen(host: string, port: number): Promise<number> {
+    const bound = await listen(this.app, host, port);
+    this.socket = bound.socket;
+    return bound.port;
+  }
+
+  /** Stop accepting connections. Idempotent. */
+  closeListener(): void {
+    if (this.socket === null) return;
+    closeListenSocket(this.socket);
+    this.socket = null;
+  }
+
+  /** Close every open connection (after the listener closed and streams said goodbye). */
+  closeAll(): void {
+    (this.app as TemplatedApp & { close?: () => void }).close?.();
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The request pipeline for one route: abort tracking, request copy, body read with a limit,
+ * authentication, validation (422 naming the field), the handler, response validation (in tests)
+ * and the response. Nothing here may throw into uWS: every path ends in a written response or a
+ * logged error.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
+import type { HandlerRequest, HttpMethod, JsonReply, RawReply } from '../../sdk/http.js';
+import type { Logger } from '../../sdk/logger.js';
+import { declaredContentLength, readBody, type BodyResult } from './body-reader.js';
+import { errorBody, mapError } from './error-mapper.js';
+import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
+import { ResponseState } from './response-state.js';
+import { writeResponse } from './response-writer.js';
+import type { RegisteredRoute } from './route-table.js';
+import type { HttpRequest, HttpResponse } from './uws-app.js';
+import { parseQuery } from './query-string.js';
+
+/** What the pipeline needs from the host. */
+export interface PipelineEnvironment {
+  readonly logger: Logger;
+  /** Null when no authenticator is provided (everything open). */
+  readonly authenticate: ((token: string | null, snapshot: RequestSnapshot) => Promise<AuthenticationResult>) | null;
+  readonly defaultBodyLimit: number;
+  /** Validate responses against their schemas (tests turn this on). */
+  readonly validateResponses: boolean;
+  /** Aborted when the host stops. */
+  readonly shutdownSignal: AbortSignal;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A uWS handler for one route. */
+export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironment) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const state = new ResponseState(res);
+    const snapshot = snapshotRequest(req, res, route.paramNames);
+    // onData must be attached before this callback returns, or the body is lost.
+    const body = METHODS_WITH_BODY.has(snapshot.method)
+      ? readBody(state, route.definition.bodyLimit ?? env.defaultBodyLimit, declaredContentLength(snapshot.headers['content-length']))
+      : Promise.resolve<BodyResult>({ kind: 'ok', body: Buffer.alloc(0) });
+    handle(route, env, state, snapshot, body).catch((error: unknown) => {
+      env.logger.error('response failed', { path: snapshot.path, error });
+    });
+  };
+}
+
+async function handle(
+  route: RegisteredRoute,
+  env: PipelineEnvironment,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+  bodyPromise: Promise<BodyResult>,
+): Promise<void> {
+  const context = `${snapshot.method} ${snapshot.path}`;
+  try {
+    const bodyResult = await bodyPromise;
+    if (bodyResult.kind === 'aborted') return;
+    if (bodyResult.kind === 'too-large') {
+      await sendJson(state, 413, errorBody(`Request body exceeds the limit of ${bodyResult.limit} bytes`, 'REQUEST_BODY_TOO_LARGE', 'body'), {}, true);
+      return;
+    }
+    const auth = await authenticate(route, env, snapshot);
+    if (!auth.ok) {
+      await sendJson(state, auth.status, errorBody(auth.detail, auth.code), { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    const parsed = parseInputs(route, snapshot, bodyResult.body);
+    if (!parsed.ok) {
+      await sendJson(state, 422, errorBody(parsed.detail, parsed.code, parsed.field));
+      return;
+    }
+    const signal = AbortSignal.any([state.signal, env.shutdownSignal]);
+    const request: HandlerRequest = {
+      method: snapshot.method as HttpMethod,
+      path: snapshot.path,
+      params: parsed.params as Record<string, string>,
+      query: parsed.query as Record<string, string>,
+      body: parsed.body as undefined,
+      headers: snapshot.headers,
+      ip: snapshot.ip,
+      principal: auth.principal,
+      signal,
+    };
+    const result: unknown = await route.definition.handler(request as never);
+    if (state.finished) return;
+    await sendResult(route, env, state, result, context);
+  } catch (error) {
+    if (state.finished) return;
+    const mapped = mapError(error, env.logger, context);
+    await sendJson(state, mapped.status, mapped.body, mapped.headers);
+  }
+}
+
+async function authenticate(route: RegisteredRoute, env: PipelineEnvironment, snapshot: RequestSnapshot): Promise<AuthenticationResult> {
+  if (route.definition.auth === 'open' || env.authenticate === null) return { ok: true, principal: null };
+  return env.authenticate(bearerToken(snapshot.headers.authorization), snapshot);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+type ParsedInputs =
+  | { ok: true; params: unknown; query: unknown; body: unknown }
+  | { ok: false; detail: string; code: string; field: string };
+
+function parseInputs(route: RegisteredRoute, snapshot: RequestSnapshot, rawBody: Buffer): ParsedInputs {
+  let params: unknown = snapshot.params;
+  if (route.params !== undefined) {
+    const result = route.params.parse(snapshot.params, { coerce: true });
+    if (!result.ok) return invalid('path parameter', result.failure);
+    params = result.value;
+  }
+  let query: unknown = parseQuery(snapshot.rawQuery, route.query?.schema);
+  if (route.query !== undefined) {
+    const result = route.query.parse(query, { coerce: true });
+    if (!result.ok) return invalid('query parameter', result.failure);
+    query = result.value;
+  }
+  let body: unknown = undefined;
+  if (route.body !== undefined) {
+    const decoded = decodeJsonBody(rawBody, route.body.schema);
+    if (!decoded.ok) return { ok: false, detail: decoded.detail, code: 'REQUEST_MALFORMED_JSON', field: 'body' };
+    const result = route.body.parse(decoded.value);
+    if (!result.ok) return invalid('body field', result.failure);
+    body = result.value;
+  }
+  return { ok: true, params, query, body };
+}
+
+function invalid(part: string, failure: { field: string; message: string }): ParsedInputs {
+  const field = failure.field === '' ? 'body' : failure.field;
+  return { ok: false, detail: `Invalid ${part} '${field}': ${failure.message}`, code: 'REQUEST_INVALID', field };
+}
+
+function decodeJsonBody(raw: Buffer, schema: TSchema): { ok: true; value: unknown } | { ok: false; detail: string } {
+  const text = raw.toString('utf8').trim();
+  // An empty body against an object schema reads as `{}`, so the missing field gets named.
+  if (text.length === 0) return { ok: true, value: schema.type === 'object' ? {} : undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, detail: `Malformed JSON body: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function isReply(value: unknown): value is JsonReply | RawReply {
+  return typeof value === 'object' && value !== null && 'kind' in value && ((value as JsonReply).kind === 'json' || (value as RawReply).kind === 'raw') && 'status' in value;
+}
+
+async function sendResult(route: RegisteredRoute, env: PipelineEnvironment, state: ResponseState, result: unknown, context: string): Promise<void> {
+  if (isReply(result) && result.kind === 'raw') {
+    await writeResponse(state, { status: result.status, headers: result.headers, body: result.body });
+    return;
+  }
+  const status = isReply(result) ? result.status : 200;
+  const body = isReply(result) ? result.body : result;
+  const headers = isReply(result) ? (result.headers ?? {}) : {};
+  if (env.validateResponses) {
+    const schema = route.responses.get(status);
+    const failure = schema?.firstError(body);
+    if (schema === undefined && status < 300) {
+      env.logger.error(`${context}: no response schema for status ${status}`);
+      await sendJson(state, 500, errorBody(`No response schema for status ${status}`, 'INTERNAL_RESPONSE_UNDECLARED'));
+      return;
+    }
+    if (failure !== undefined) {
+      env.logger.error(`${context}: response does not match its schema`, { ...failure });
+      await sendJson(state, 500, errorBody(`Response field '${failure.field}' does not match its schema: ${failure.message}`, 'INTERNAL_RESPONSE_INVALID', failure.field));
+      return;
+    }
+  }
+  await sendJson(state, status, body, headers);
+}
+
+/** Send a JSON body with a status. */
+export async function sendJson(
+  state: ResponseState,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+  closeConnection = false,
+): Promise<void> {
+  await writeResponse(state, {
+    status,
+    headers: { ...JSON_HEADERS, ...headers },
+    body: JSON.stringify(body ?? null),
+    closeConnection,
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Write responses to uWS: every write after an await is corked (one syscall, and uWS requires it
+ * outside its own callbacks), nothing is written after abort, and streamed bodies respect
+ * backpressure through `onWritable`.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { ResponseState } from './response-state.js';
+
+/** A fully formed response. */
+export interface OutgoingResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Uint8Array | AsyncIterable<Uint8Array>;
+  /** Close the connection after the response (used after refusing a body). */
+  readonly closeConnection?: boolean;
+}
+
+function statusLine(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+}
+
+/** Write a complete response. Returns false when the client was gone. */
+export async function writeResponse(state: ResponseState, response: OutgoingResponse): Promise<boolean> {
+  if (state.finished) return false;
+  const { body } = response;
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    state.res.cork(() => {
+      writeHead(state, response);
+      state.res.end(body, response.closeConnection === true);
+    });
+    state.finish();
+    return true;
+  }
+  return writeStream(state, response, body);
+}
+
+function writeHead(state: ResponseState, response: OutgoingResponse): void {
+  state.res.writeStatus(statusLine(response.status));
+  for (const [name, value] of Object.entries(response.headers)) state.res.writeHeader(name, value);
+}
+
+async function writeStream(
+  state: ResponseState,
+  response: OutgoingResponse,
+  body: AsyncIterable<Uint8Array>,
+): Promise<boolean> {
+  let headWritten = false;
+  try {
+    for await (const chunk of body) {
+      if (state.finished) return false;
+      let accepted = true;
+      state.res.cork(() => {
+        if (!headWritten) {
+          writeHead(state, response);
+          headWritten = true;
+        }
+        accepted = state.res.write(chunk);
+      });
+      // uWS buffered the chunk either way; wait for the socket to drain before producing more.
+      if (!accepted) await waitWritable(state);
+    }
+  } catch (error) {
+    // A failing producer after the head was sent cannot become an error response: cut the stream.
+    if (!state.finished) {
+      state.res.cork(() => state.res.close());
+      state.finish();
+    }
+    throw error;
+  }
+  if (state.finished) return false;
+  state.res.cork(() => {
+    if (!headWritten) writeHead(state, response);
+    state.res.end();
+  });
+  state.finish();
+  return true;
+}
+
+function waitWritable(state: ResponseState): Promise<void> {
+  return new Promise((resolve) => {
+    if (state.finished) {
+      resolve();
+      return;
+    }
+    const onAbort = (): void => resolve();
+    state.signal.addEventListener('abort', onAbort, { once: true });
+    state.res.onWritable(() => {
+      state.signal.removeEventListener('abort', onAbort);
+      resolve();
+      return true;
+    });
+  });
+}

@@ -1,0 +1,257 @@
+/**
+ * The host lifecycle: load → register → start → listen → stop. Plugins run in dependency order,
+ * each hook within a time budget; stop runs in reverse order, bounded and idempotent.
+ */
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { authenticatorRef } from '../../sdk/contracts/authenticator.js';
+import type { HostInfo } from '../../sdk/context.js';
+import type { Logger } from '../../sdk/logger.js';
+import type { RouteDefinition } from '../../sdk/http.js';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
+import { ConfigStore } from '../config/config-store.js';
+import { isJsonObject } from '../config/json-tools.js';
+import { CORE_LOGGER, HOST_INFO, PLUGIN, PLUGIN_CONFIG, PLUGIN_LOGGER, PLUGIN_STORAGE, PLUGIN_TASKS } from '../di/tokens.js';
+import { HttpServer } from '../http/http-server.js';
+import { RouteTable } from '../http/route-table.js';
+import { isNativeUws } from '../http/uws-app.js';
+import { describeError, LogSink, parseLogLevel, ScopedLogger } from '../logging/logger.js';
+import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { pluginConfigSlice } from '../plugins/plugin-config.js';
+import { orderPlugins } from '../plugins/plugin-graph.js';
+import { loadPlugins, type LoadedPlugin } from '../plugins/plugin-loader.js';
+import { PluginScope } from '../plugins/plugin-scope.js';
+import { HostEventBus } from '../runtime/event-bus.js';
+import { HealthRegistry } from '../runtime/health-registry.js';
+import { ServiceRegistry } from '../runtime/service-registry.js';
+import { PluginTasks } from '../runtime/task-runner.js';
+import { FolderStorage } from '../storage/plugin-storage.js';
+import { StreamHub } from '../ws/stream-hub.js';
+import { runBounded } from './timeouts.js';
+
+/** Everything the host decides before boot. */
+export interface HostOptions {
+  readonly version: string;
+  readonly cwd: string;
+  readonly dataDir: string;
+  readonly configPath: string | undefined;
+  readonly demoPath: string;
+  readonly demoDir: string;
+  /** Listen address; undefined falls back to `stackd.api_service`, then the defaults. */
+  readonly host: string | undefined;
+  readonly port: number | undefined;
+  /** Plugin specs; undefined means `stackd.plugins` from the config, else every built-in. */
+  readonly plugins: readonly string[] | undefined;
+  readonly builtins: Readonly<Record<string, () => Promise<unknown>>>;
+  readonly validateResponses: boolean;
+  readonly bodyLimitBytes: number;
+  readonly timeouts: { readonly registerMs: number; readonly startMs: number; readonly stopMs: number };
+  /** Host-owned routes (system routes), given the running host. */
+  readonly systemRoutes: (host: RunningHost) => readonly RouteDefinition[];
+  /** Where log lines go (stderr by default). */
+  readonly logWrite?: (line: string) => void;
+}
+
+/** What system routes and tests see of a running host. */
+export interface RunningHost {
+  readonly routes: RouteTable;
+  readonly streams: StreamHub;
+  readonly capabilities: CapabilityRegistry;
+  readonly health: HealthRegistry;
+  readonly metrics: MetricsRegistry;
+  readonly config: ConfigStore;
+  readonly plugins: readonly LoadedPlugin[];
+  readonly logger: Logger;
+  readonly nativeUws: boolean;
+}
+
+interface ActivePlugin {
+  readonly loaded: LoadedPlugin;
+  readonly scope: PluginScope;
+  readonly storage: FolderStorage;
+  readonly tasks: PluginTasks;
+  started: boolean;
+}
+
+/** One host instance: boot it, then stop it once. */
+export class HostRuntime implements RunningHost {
+  readonly routes = new RouteTable();
+  readonly streams = new StreamHub();
+  readonly capabilities = new CapabilityRegistry();
+  readonly health = new HealthRegistry();
+  readonly services = new ServiceRegistry();
+  readonly sink: LogSink;
+  readonly logger: Logger;
+  readonly metrics: MetricsRegistry;
+  readonly nativeUws = isNativeUws();
+  plugins: LoadedPlugin[] = [];
+  private configStore: ConfigStore | undefined;
+  private active: ActivePlugin[] = [];
+  private server: HttpServer | undefined;
+  private readonly shutdown = new AbortController();
+  private stopping: Promise<void> | undefined;
+  private baseUrl: string | null = null;
+  private readonly container: DependencyContainer;
+
+  constructor(private readonly options: HostOptions) {
+    this.sink = new LogSink('info', options.logWrite);
+    this.logger = new ScopedLogger(this.sink, 'core');
+    this.metrics = new MetricsRegistry(this.logger.child('metrics'));
+    this.container = rootContainer.createChildContainer();
+  }
+
+  get config(): ConfigStore {
+    if (this.configStore === undefined) throw new Error('configuration not loaded yet');
+    return this.configStore;
+  }
+
+  /** Boot fully; resolves with the base URL. On failure everything started is stopped again. */
+  async boot(): Promise<string> {
+    try {
+      return await this.bootSteps();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  private async bootSteps(): Promise<string> {
+    const { options } = this;
+    const dataDir = resolve(options.cwd, options.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    if (this.nativeUws) this.logger.info('uWebSockets.js: native binary loaded');
+    else this.logger.warn('uWebSockets.js: native binary NOT loaded; running on the slow JavaScript fallback');
+
+    const source = await resolveConfigSource({ explicitPath: options.configPath, searchFrom: options.cwd, dataDir, demoPath: options.demoPath });
+    this.configStore = new ConfigStore(source, await readConfigDocument(source, options.demoDir));
+    const hostSection = this.configStore.hostSection();
+    const api = isJsonObject(hostSection.api_service) ? hostSection.api_service : {};
+    this.sink.setLevel(parseLogLevel(typeof api.log_level === 'string' ? api.log_level : process.env.STACKD_LOG_LEVEL));
+    this.logger.info(`configuration: ${source.readPath}${source.origin === 'demo' ? ' (bundled demo)' : ''}`);
+
+    this.registerCore(dataDir);
+    for (const route of options.systemRoutes(this)) this.routes.add('host', route);
+
+    const specs = options.plugins ?? configuredPlugins(hostSection) ?? Object.keys(options.builtins);
+    this.plugins = orderPlugins(await loadPlugins(specs, options.builtins, options.cwd), (loaded) => loaded.plugin);
+    for (const { plugin } of this.plugins) this.capabilities.declare(plugin.name, plugin.capabilities ?? []);
+    for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
+    for (const entry of this.active) await this.startPlugin(entry);
+    this.metrics.start();
+
+    const host = options.host ?? (typeof api.host === 'string' && api.host !== '' ? api.host : '127.0.0.1');
+    const port = options.port ?? (typeof api.port === 'number' ? api.port : 8000);
+    this.server = new HttpServer(this.routes, this.streams, this.logger.child('http'));
+    this.bindServer(this.server);
+    const boundPort = await this.server.listen(host, port);
+    this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+    return this.baseUrl;
+  }
+
+  private registerCore(dataDir: string): void {
+    const info: HostInfo = { dataDir, version: this.options.version, baseUrl: () => this.baseUrl };
+    const c = this.container;
+    c.register(HOST_INFO, { useValue: info });
+    c.register(CORE_LOGGER, { useValue: this.logger });
+    c.register(ConfigStore, { useValue: this.config });
+    c.register(RouteTable, { useValue: this.routes });
+    c.register(StreamHub, { useValue: this.streams });
+    c.register(MetricsRegistry, { useValue: this.metrics });
+    c.register(CapabilityRegistry, { useValue: this.capabilities });
+    c.register(ServiceRegistry, { useValue: this.services });
+    c.register(HealthRegistry, { useValue: this.health });
+    c.register(HostEventBus, { useValue: new HostEventBus(this.logger.child('events')) });
+  }
+
+  private async registerPlugin(loaded: LoadedPlugin, dataDir: string, hostSection: Record<string, unknown>): Promise<void> {
+    const { plugin } = loaded;
+    const logger = new ScopedLogger(this.sink, plugin.name);
+    const storage = new FolderStorage(dataDir, plugin.name);
+    const tasks = new PluginTasks(logger);
+    const scopeContainer = this.container.createChildContainer();
+    scopeContainer.register(PLUGIN, { useValue: plugin });
+    scopeContainer.register(PLUGIN_LOGGER, { useValue: logger });
+    scopeContainer.register(PLUGIN_CONFIG, { useValue: pluginConfigSlice(plugin, hostSection) });
+    scopeContainer.register(PLUGIN_STORAGE, { useValue: storage });
+    scopeContainer.register(PLUGIN_TASKS, { useValue: tasks });
+    const scope = scopeContainer.resolve(PluginScope);
+    const entry: ActivePlugin = { loaded, scope, storage, tasks, started: false };
+    this.active.push(entry);
+    try {
+      await runBounded(`plugin '${plugin.name}' register`, this.options.timeouts.registerMs, () => plugin.register(scope as never));
+    } catch (error) {
+      throw new Error(`plugin '${plugin.name}' failed to register: ${describeError(error)}`, { cause: error });
+    } finally {
+      scope.seal();
+    }
+  }
+
+  private async startPlugin(entry: ActivePlugin): Promise<void> {
+    const name = entry.loaded.plugin.name;
+    try {
+      for (const hook of entry.scope.startHooks) {
+        await runBounded(`plugin '${name}' start`, this.options.timeouts.startMs, hook);
+      }
+    } catch (error) {
+      throw new Error(`plugin '${name}' failed to start: ${describeError(error)}`, { cause: error });
+    }
+    entry.started = true;
+    this.capabilities.markStarted(name);
+    this.logger.debug(`plugin '${name}' started`);
+  }
+
+  private bindServer(server: HttpServer): void {
+    const authenticator = this.services.lookup(authenticatorRef);
+    const validate = this.options.validateResponses;
+    server.bind(
+      {
+        logger: this.logger.child('http'),
+        authenticate: authenticator === undefined ? null : (token, snapshot) => authenticator.authenticate({ token, ip: snapshot.ip, path: snapshot.path, transport: 'http' }),
+        defaultBodyLimit: this.options.bodyLimitBytes,
+        validateResponses: validate,
+        shutdownSignal: this.shutdown.signal,
+      },
+      {
+        logger: this.logger.child('ws'),
+        authenticate: authenticator === undefined ? null : (token, ip, path) => authenticator.authenticate({ token, ip, path, transport: 'websocket' }),
+        validateMessages: validate,
+      },
+    );
+  }
+
+  /** Stop everything in reverse order. Safe to call more than once; later calls share the first. */
+  stop(): Promise<void> {
+    this.stopping ??= this.stopSteps();
+    return this.stopping;
+  }
+
+  private async stopSteps(): Promise<void> {
+    this.shutdown.abort(new Error('host stopping'));
+    this.server?.closeListener();
+    this.streams.closeAll();
+    this.metrics.stop();
+    for (const entry of [...this.active].reverse()) {
+      const name = entry.loaded.plugin.name;
+      this.capabilities.markStopped(name);
+      for (const hook of [...entry.scope.stopHooks].reverse()) {
+        await runBounded(`plugin '${name}' stop`, this.options.timeouts.stopMs, hook).catch((error: unknown) =>
+          this.logger.error(describeError(error)),
+        );
+      }
+      await runBounded(`plugin '${name}' background tasks`, this.options.timeouts.stopMs, () => entry.tasks.stop()).catch((error: unknown) =>
+        this.logger.error(describeError(error)),
+      );
+      entry.scope.disposeEvents();
+      entry.storage.closeAll();
+    }
+    this.server?.closeAll();
+  }
+}
+
+function configuredPlugins(hostSection: Record<string, unknown>): string[] | undefined {
+  const value = hostSection.plugins;
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * The host logger: one line per record on stderr (stdout carries only the listening line), with
+ * a level threshold and subscribers (tests, streams) that see every record.
+ */
+import type { LogFields, LogLevel, Logger } from '../../sdk/logger.js';
+
+const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** One log record as subscribers see it. */
+export interface LogRecord {
+  readonly time: string;
+  readonly level: LogLevel;
+  readonly scope: string;
+  readonly message: string;
+  readonly fields: LogFields | undefined;
+}
+
+/** Parse `INFO`, `warning`, `debug` … into a level; unknown values fall back to `info`. */
+export function parseLogLevel(value: string | undefined): LogLevel {
+  const normalized = (value ?? '').trim().toLowerCase();
+  if (normalized === 'warning') return 'warn';
+  if (normalized === 'critical') return 'error';
+  return normalized in LEVEL_RANK ? (normalized as LogLevel) : 'info';
+}
+
+/** Where records go; shared by every scoped logger of a host. */
+export class LogSink {
+  private readonly listeners = new Set<(record: LogRecord) => void>();
+
+  constructor(
+    private threshold: LogLevel,
+    private readonly write: (line: string) => void = (line) => process.stderr.write(line),
+  ) {}
+
+  setLevel(level: LogLevel): void {
+    this.threshold = level;
+  }
+
+  subscribe(listener: (record: LogRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(level: LogLevel, scope: string, message: string, fields: LogFields | undefined): void {
+    const record: LogRecord = { time: new Date().toISOString(), level, scope, message, fields };
+    for (const listener of this.listeners) listener(record);
+    if (LEVEL_RANK[level] < LEVEL_RANK[this.threshold]) return;
+    this.write(formatRecord(record));
+  }
+}
+
+function formatRecord(record: LogRecord): string {
+  const extra = record.fields === undefined ? '' : ` ${safeJson(record.fields)}`;
+  return `${record.time} ${record.level.toUpperCase().padEnd(5)} [${record.scope}] ${record.message}${extra}\n`;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_key, inner: unknown) =>
+      inner instanceof Error ? { name: inner.name, message: inner.message } : inner,
+    );
+  } catch {
+    return '[unserializable]';
+  }
+}
+
+/** A logger bound to one scope (`core`, `supervisor`, `supervisor:runner`). */
+export class ScopedLogger implements Logger {
+  constructor(
+    private readonly sink: LogSink,
+    readonly scope: string,
+  ) {}
+
+  debug(message: string, fields?: LogFields): void {
+    this.sink.emit('debug', this.scope, message, fields);
+  }
+  info(message: string, fields?: LogFields): void {
+    this.sink.emit('info', this.scope, message, fields);
+  }
+  warn(message: string, fields?: LogFields): void {
+    this.sink.emit('warn', this.scope, message, fields);
+  }
+  error(message: string, fields?: LogFields): void {
+    this.sink.emit('error', this.scope, message, fields);
+  }
+  child(scope: string): Logger {
+    return new ScopedLogger(this.sink, `${this.scope}:${scope}`);
+  }
+}
+
+/** Text of an unknown thrown value, for logs and boot errors. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

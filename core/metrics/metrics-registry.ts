@@ -1,0 +1,95 @@
+/**
+ * Metrics collectors on shared timers (one per interval), the latest snapshot, and subscribers.
+ * A tick that overruns its interval is aborted so collectors never pile up.
+ */
+import type { MetricsReader } from '../../sdk/context.js';
+import type { Logger } from '../../sdk/logger.js';
+import type { MetricsCollectorDefinition, MetricsSample, MetricsSnapshot } from '../../sdk/metrics.js';
+
+const DEFAULT_INTERVAL_MS = 2000;
+
+interface Collector {
+  readonly owner: string;
+  readonly definition: MetricsCollectorDefinition;
+}
+
+/** All collectors of one host. */
+export class MetricsRegistry implements MetricsReader {
+  private readonly collectors: Collector[] = [];
+  private readonly samples = new Map<string, MetricsSample>();
+  private readonly listeners = new Set<(snapshot: MetricsSnapshot) => void>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private latestSnapshot: MetricsSnapshot | null = null;
+  private stopping = new AbortController();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Add a collector; names are unique across plugins. */
+  add(owner: string, definition: MetricsCollectorDefinition): void {
+    const clash = this.collectors.find((collector) => collector.definition.name === definition.name);
+    if (clash !== undefined) {
+      throw new Error(`metrics collector '${definition.name}' is declared by both plugin '${clash.owner}' and plugin '${owner}'`);
+    }
+    this.collectors.push({ owner, definition });
+  }
+
+  /** Start the shared timers (after plugins started). */
+  start(): void {
+    this.stopping = new AbortController();
+    const groups = new Map<number, Collector[]>();
+    for (const collector of this.collectors) {
+      const interval = Math.max(100, collector.definition.intervalMs ?? DEFAULT_INTERVAL_MS);
+      groups.set(interval, [...(groups.get(interval) ?? []), collector]);
+    }
+    for (const [interval, group] of groups) {
+      void this.tick(group, interval);
+      const timer = setInterval(() => void this.tick(group, interval), interval);
+      timer.unref();
+      this.timers.push(timer);
+    }
+  }
+
+  /** Stop the timers and abort running collections. */
+  stop(): void {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    this.stopping.abort();
+  }
+
+  /** Collect every collector once now (tests, on-demand reads). */
+  async collectNow(): Promise<MetricsSnapshot> {
+    await this.tick(this.collectors, 10_000);
+    return this.latest() ?? { timestamp: new Date().toISOString(), collectors: {} };
+  }
+
+  latest(): MetricsSnapshot | null {
+    return this.latestSnapshot;
+  }
+
+  subscribe(listener: (snapshot: MetricsSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async tick(group: readonly Collector[], budgetMs: number): Promise<void> {
+    if (group.length === 0) return;
+    const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(budgetMs)]);
+    await Promise.all(
+      group.map(async ({ owner, definition }) => {
+        try {
+          this.samples.set(definition.name, await definition.collect(signal));
+        } catch (error) {
+          if (!this.stopping.signal.aborted) this.logger.warn(`collector ${owner}/${definition.name} failed`, { error });
+        }
+      }),
+    );
+    if (this.stopping.signal.aborted) return;
+    this.latestSnapshot = { timestamp: new Date().toISOString(), collectors: Object.fromEntries(this.samples) };
+    for (const listener of this.listeners) {
+      try {
+        listener(this.latestSnapshot);
+      } catch (error) {
+        this.logger.error('metrics subscriber failed', { error });
+      }
+    }
+  }
+}

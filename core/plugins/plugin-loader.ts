@@ -1,0 +1,88 @@
+/**
+ * Turn plugin specs (built-in names, paths, npm package names) into checked plugin objects:
+ * default export, brand, API version, a valid name.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isPlugin, SDK_API_VERSION, type Plugin } from '../../sdk/plugin.js';
+
+const NAME = /^[a-z][a-z0-9-]*$/;
+
+/** A loaded plugin and where it came from. */
+export interface LoadedPlugin {
+  readonly plugin: Plugin;
+  readonly source: string;
+  readonly builtin: boolean;
+}
+
+/** Load every spec; a failing spec throws naming the spec and the cause. */
+export async function loadPlugins(
+  specs: readonly string[],
+  builtins: Readonly<Record<string, () => Promise<unknown>>>,
+  cwd: string,
+): Promise<LoadedPlugin[]> {
+  const loaded: LoadedPlugin[] = [];
+  for (const spec of specs) {
+    const builtin = builtins[spec];
+    const moduleValue = builtin !== undefined ? await builtin() : await importExternal(spec, cwd);
+    const plugin = checkPlugin(spec, moduleValue);
+    const clash = loaded.find((entry) => entry.plugin.name === plugin.name);
+    if (clash !== undefined) {
+      throw new Error(`plugin name '${plugin.name}' is used by both '${clash.source}' and '${spec}'`);
+    }
+    loaded.push({ plugin, source: spec, builtin: builtin !== undefined });
+  }
+  return loaded;
+}
+
+async function importExternal(spec: string, cwd: string): Promise<unknown> {
+  try {
+    return await import(resolveExternal(spec, cwd));
+  } catch (error) {
+    throw new Error(`cannot load plugin '${spec}': ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function resolveExternal(spec: string, cwd: string): string {
+  const looksLikePath = spec.startsWith('.') || isAbsolute(spec) || spec.includes('\\');
+  if (looksLikePath) {
+    const path = resolve(cwd, spec);
+    if (!existsSync(path)) throw new Error(`no file or folder at ${path}`);
+    return pathToFileURL(statSync(path).isDirectory() ? packageEntry(path) : path).href;
+  }
+  // An npm package name, resolved from the working directory's node_modules.
+  const require = createRequire(join(cwd, 'noop.js'));
+  try {
+    return pathToFileURL(require.resolve(spec)).href;
+  } catch {
+    const packageDir = join(cwd, 'node_modules', spec);
+    if (existsSync(packageDir)) return pathToFileURL(packageEntry(packageDir)).href;
+    throw new Error(`package '${spec}' is not installed (looked in ${join(cwd, 'node_modules')})`);
+  }
+}
+
+function packageEntry(dir: string): string {
+  const manifestPath = join(dir, 'package.json');
+  if (existsSync(manifestPath)) {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { main?: unknown; exports?: unknown };
+    const exported = typeof manifest.exports === 'string' ? manifest.exports : undefined;
+    const main = exported ?? (typeof manifest.main === 'string' ? manifest.main : undefined);
+    if (main !== undefined) return join(dir, main);
+  }
+  return join(dir, 'index.js');
+}
+
+function checkPlugin(spec: string, moduleValue: unknown): Plugin {
+  const candidate = (moduleValue as { default?: unknown } | null)?.default ?? moduleValue;
+  if (!isPlugin(candidate)) {
+    throw new Error(`'${spec}' does not default-export a plugin made with definePlugin() from the stackd sdk`);
+  }
+  if (!NAME.test(candidate.name)) throw new Error(`plugin '${spec}' has an invalid name '${candidate.name}' (lower-case words with dashes)`);
+  if (candidate.apiVersion !== SDK_API_VERSION) {
+    throw new Error(`plugin '${candidate.name}' targets sdk API version ${candidate.apiVersion}; this host speaks version ${SDK_API_VERSION}`);
+  }
+  if (typeof candidate.register !== 'function') throw new Error(`plugin '${candidate.name}' has no register function`);
+  return candidate;
+}

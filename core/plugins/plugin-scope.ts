@@ -1,0 +1,134 @@
+/**
+ * The `PluginContext` a plugin's register() receives, resolved from the plugin's child
+ * container. Declarations go to core's registries under the plugin's name; after register()
+ * returns the context is sealed and declare-calls throw.
+ */
+import 'reflect-metadata';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { inject, injectable } from 'tsyringe';
+import type { HealthResult, HostInfo, LifecycleHook, MetricsReader, PluginContext } from '../../sdk/context.js';
+import type { EventBus } from '../../sdk/events.js';
+import type { RouteDefinition, RouteSchema } from '../../sdk/http.js';
+import type { Logger } from '../../sdk/logger.js';
+import type { MetricsCollectorDefinition } from '../../sdk/metrics.js';
+import type { Plugin } from '../../sdk/plugin.js';
+import type { ServiceRef } from '../../sdk/services.js';
+import type { StreamDefinition, StreamHandle } from '../../sdk/stream.js';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { ConfigStore } from '../config/config-store.js';
+import { HOST_INFO, PLUGIN, PLUGIN_CONFIG, PLUGIN_LOGGER, PLUGIN_STORAGE, PLUGIN_TASKS } from '../di/tokens.js';
+import { RouteTable } from '../http/route-table.js';
+import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { HostEventBus } from '../runtime/event-bus.js';
+import { HealthRegistry } from '../runtime/health-registry.js';
+import { ServiceRegistry } from '../runtime/service-registry.js';
+import type { PluginTasks } from '../runtime/task-runner.js';
+import type { FolderStorage } from '../storage/plugin-storage.js';
+import { StreamHub } from '../ws/stream-hub.js';
+
+/** The context of one plugin, plus what core needs back from it (hooks, cleanup). */
+@injectable()
+export class PluginScope implements PluginContext<unknown> {
+  readonly startHooks: LifecycleHook[] = [];
+  readonly stopHooks: LifecycleHook[] = [];
+  readonly events: EventBus;
+  readonly disposeEvents: () => void;
+  private sealed = false;
+
+  constructor(
+    @inject(PLUGIN) private readonly plugin: Plugin,
+    @inject(PLUGIN_LOGGER) readonly logger: Logger,
+    @inject(PLUGIN_CONFIG) readonly config: unknown,
+    @inject(PLUGIN_STORAGE) readonly storage: FolderStorage,
+    @inject(PLUGIN_TASKS) readonly tasks: PluginTasks,
+    @inject(HOST_INFO) readonly host: HostInfo,
+    @inject(ConfigStore) readonly stack: ConfigStore,
+    @inject(RouteTable) private readonly routes: RouteTable,
+    @inject(StreamHub) private readonly streams: StreamHub,
+    @inject(MetricsRegistry) private readonly metricsRegistry: MetricsRegistry,
+    @inject(CapabilityRegistry) private readonly capabilities: CapabilityRegistry,
+    @inject(ServiceRegistry) private readonly services: ServiceRegistry,
+    @inject(HealthRegistry) private readonly health: HealthRegistry,
+    @inject(HostEventBus) eventBus: HostEventBus,
+  ) {
+    const scoped = eventBus.scoped();
+    this.events = scoped.bus;
+    this.disposeEvents = scoped.dispose;
+  }
+
+  get name(): string {
+    return this.plugin.name;
+  }
+
+  get metricsFeed(): MetricsReader {
+    return this.metricsRegistry;
+  }
+
+  /** End of register(): further declare-calls throw. */
+  seal(): void {
+    this.sealed = true;
+  }
+
+  route<S extends RouteSchema>(definition: RouteDefinition<S>): void {
+    this.assertOpen('route');
+    const tagged: RouteDefinition<S> = definition.tags === undefined ? { ...definition, tags: [this.name] } : definition;
+    this.routes.add(this.name, tagged as unknown as RouteDefinition);
+    if (definition.capability !== undefined) this.capabilities.set(this.name, definition.capability, true);
+  }
+
+  stream<Q extends TObject, M extends TSchema>(definition: StreamDefinition<Q, M>): StreamHandle<Static<Q>, Static<M>> {
+    this.assertOpen('stream');
+    return this.streams.register(this.name, definition) as unknown as StreamHandle<Static<Q>, Static<M>>;
+  }
+
+  metrics(definition: MetricsCollectorDefinition): void {
+    this.assertOpen('metrics');
+    this.metricsRegistry.add(this.name, definition);
+  }
+
+  capability(flag: string, enabled: boolean | (() => boolean)): void {
+    this.assertOpen('capability');
+    this.capabilities.set(this.name, flag, enabled);
+  }
+
+  healthCheck(name: string, check: () => Promise<HealthResult> | HealthResult): void {
+    this.assertOpen('healthCheck');
+    this.health.add(this.name, name, check);
+  }
+
+  provide<T>(ref: ServiceRef<T>, implementation: T): void {
+    this.assertOpen('provide');
+    this.services.provide(this.name, ref, implementation);
+  }
+
+  use<T>(ref: ServiceRef<T>): T {
+    if (ref.owner !== 'core' && !(this.plugin.dependsOn ?? []).includes(ref.owner)) {
+      throw new Error(`plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without listing '${ref.owner}' in dependsOn`);
+    }
+    const service = this.services.lookup(ref);
+    if (service === undefined) throw new Error(`service '${ref.id}' used by plugin '${this.name}' is not provided`);
+    return service;
+  }
+
+  optional<T>(ref: ServiceRef<T>): T | undefined {
+    const declared = [...(this.plugin.dependsOn ?? []), ...(this.plugin.optionalDependsOn ?? [])];
+    if (ref.owner !== 'core' && !declared.includes(ref.owner)) {
+      throw new Error(`plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without declaring '${ref.owner}' in dependsOn or optionalDependsOn`);
+    }
+    return this.services.lookup(ref);
+  }
+
+  onStart(hook: LifecycleHook): void {
+    this.assertOpen('onStart');
+    this.startHooks.push(hook);
+  }
+
+  onStop(hook: LifecycleHook): void {
+    this.assertOpen('onStop');
+    this.stopHooks.push(hook);
+  }
+
+  private assertOpen(call: string): void {
+    if (this.sealed) throw new Error(`plugin '${this.name}' called ctx.${call}() after register(); declare everything during register`);
+  }
+}

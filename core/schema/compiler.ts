@@ -1,0 +1,74 @@
+/**
+ * Validators compiled once per schema (TypeCompiler), with TypeBox's coercion for query strings
+ * and defaults applied before the check. The first error names the field.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import { registerFormats } from './formats.js';
+
+/** Where a failing value came from. */
+export type InputPart = 'body' | 'query' | 'params' | 'response' | 'config';
+
+/** A failed validation: the field path (dotted) and a message for people. */
+export interface ValidationFailure {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** A compiled validator for one schema. */
+export class CompiledSchema<T = unknown> {
+  private readonly check: TypeCheck<TSchema>;
+
+  constructor(readonly schema: TSchema) {
+    registerFormats();
+    this.check = TypeCompiler.Compile(schema);
+  }
+
+  /**
+   * Apply defaults (and, for strings from a URL, type coercion), then check. Returns the value
+   * ready for the handler, or the first failure.
+   */
+  parse(input: unknown, options: { coerce?: boolean } = {}): { ok: true; value: T } | { ok: false; failure: ValidationFailure } {
+    let value: unknown = input === undefined ? undefined : Value.Clone(input);
+    if (options.coerce === true) value = Value.Convert(this.schema, value);
+    value = Value.Default(this.schema, value);
+    if (this.check.Check(value)) return { ok: true, value: value as T };
+    const first = this.check.Errors(value).First();
+    return {
+      ok: false,
+      failure: {
+        field: pointerToField(first?.path ?? ''),
+        message: first?.message ?? 'Invalid value',
+      },
+    };
+  }
+
+  /** Check without defaults or coercion (responses). */
+  firstError(value: unknown): ValidationFailure | undefined {
+    if (this.check.Check(value)) return undefined;
+    const first = this.check.Errors(value).First();
+    return { field: pointerToField(first?.path ?? ''), message: first?.message ?? 'Invalid value' };
+  }
+}
+
+/** `/config/destinations/0/url` → `config.destinations.0.url`. */
+export function pointerToField(pointer: string): string {
+  return pointer
+    .split('/')
+    .filter((segment) => segment.length > 0)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+const cache = new WeakMap<TSchema, CompiledSchema>();
+
+/** Compile a schema once; the same schema object returns the same validator. */
+export function compileSchema<T = unknown>(schema: TSchema): CompiledSchema<T> {
+  let compiled = cache.get(schema);
+  if (compiled === undefined) {
+    compiled = new CompiledSchema(schema);
+    cache.set(schema, compiled);
+  }
+  return compiled as CompiledSchema<T>;
+}

@@ -1,0 +1,66 @@
+/**
+ * Atomic file writes: a temp file in the same directory, fsync, rename over the target, fsync the
+ * directory. A crash leaves either the old file or the new one, never a half-written one.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Options of {@link writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /** File mode; defaults to the existing file's mode, else 0o644. */
+  readonly mode?: number;
+}
+
+/** Write `data` to `path` atomically, creating parent directories. */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const directory = dirname(path);
+  await mkdir(directory, { recursive: true });
+  const mode = options.mode ?? (await existingMode(path)) ?? 0o644;
+  const temp = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    await handle.writeFile(data);
+    await handle.chmod(mode); // the umask may have narrowed the mode given to open()
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(directory);
+}
+
+async function existingMode(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  // Makes the rename itself durable; some filesystems refuse fsync on directories.
+  try {
+    const handle = await open(directory, constants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    /* best effort */
+  }
+}

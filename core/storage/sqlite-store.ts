@@ -1,0 +1,65 @@
+/**
+ * SQLite databases through node-sqlite3-wasm (no native build, works on any Node 20). Wraps the
+ * library behind the sdk's small `Database` interface so plugins never see the library.
+ */
+import { rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import sqlite from 'node-sqlite3-wasm';
+import type { Database, SqlParams, SqlRow } from '../../sdk/storage.js';
+
+type LibraryParams = Parameters<sqlite.Database['run']>[1];
+
+/** Open (or create) a database file; WAL is not available in the wasm VFS, so a journal is used. */
+export function openSqlite(file: string): Database {
+  mkdirSync(dirname(file), { recursive: true });
+  // The wasm VFS locks with a `<file>.lock` directory; one left by a crashed host would make
+  // every later open fail with SQLITE_BUSY. The data dir belongs to one host, so it is stale.
+  rmSync(`${file}.lock`, { recursive: true, force: true });
+  const db = new sqlite.Database(file);
+  db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
+  return new SqliteDatabase(db);
+}
+
+class SqliteDatabase implements Database {
+  constructor(private readonly db: sqlite.Database) {}
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  run(sql: string, params?: SqlParams): { changes: number; lastInsertRowid: number | bigint } {
+    const result = this.db.run(sql, toLibraryParams(params));
+    return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+  }
+
+  all<T extends SqlRow = SqlRow>(sql: string, params?: SqlParams): T[] {
+    return this.db.all(sql, toLibraryParams(params)) as T[];
+  }
+
+  get<T extends SqlRow = SqlRow>(sql: string, params?: SqlParams): T | undefined {
+    return (this.db.get(sql, toLibraryParams(params)) as T | null) ?? undefined;
+  }
+
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+function toLibraryParams(params: SqlParams | undefined): LibraryParams {
+  if (params === undefined) return undefined;
+  if (Array.isArray(params)) return [...(params as readonly unknown[])] as LibraryParams;
+  return { ...params } as LibraryParams;
+}

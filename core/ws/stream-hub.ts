@@ -1,0 +1,248 @@
+/**
+ * WebSocket streams: async upgrade with an aborted guard and the auth gate, per-client flow
+ * control, `ping` → `pong`, one serialization per publish, and closing every socket at stop.
+ */
+import type { Static, TObject } from '@sinclair/typebox';
+import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
+import type { Principal } from '../../sdk/http.js';
+import type { Logger } from '../../sdk/logger.js';
+import type { StreamClient, StreamDefinition, StreamHandle } from '../../sdk/stream.js';
+import { parseQuery } from '../http/query-string.js';
+import { servedPaths } from '../http/route-paths.js';
+import type { TemplatedApp, WebSocket, WebSocketBehavior } from '../http/uws-app.js';
+import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
+import { OutboundQueue } from './backpressure.js';
+
+/** What the hub needs from the host when binding. */
+export interface StreamEnvironment {
+  readonly logger: Logger;
+  readonly authenticate: ((token: string | null, ip: string, path: string) => Promise<AuthenticationResult>) | null;
+  /** Validate published messages against the stream's schema (tests). */
+  readonly validateMessages: boolean;
+}
+
+interface SocketData {
+  readonly query: Record<string, unknown>;
+  readonly refusal: { code: number; reason: string } | null;
+  readonly principal: Principal | null;
+  client?: HubClient;
+}
+
+/** A declared stream, as the hub keeps it. */
+export interface RegisteredStream {
+  readonly owner: string;
+  readonly definition: StreamDefinition;
+  readonly paths: readonly string[];
+}
+
+class HubClient implements StreamClient {
+  private readonly controller = new AbortController();
+  constructor(
+    readonly id: number,
+    readonly query: Record<string, unknown>,
+    readonly principal: SocketData['principal'],
+    private readonly socket: WebSocket<SocketData>,
+    readonly queue: OutboundQueue,
+  ) {}
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  get dropped(): number {
+    return this.queue.dropped;
+  }
+  send(message: unknown): void {
+    this.sendFrame(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+  sendFrame(frame: string): void {
+    if (this.signal.aborted) return;
+    // Cork: sends usually happen outside uWS callbacks (timers, other sockets' events).
+    this.socket.cork(() => this.queue.offer(frame));
+  }
+  close(code = 1000, reason = ''): void {
+    if (this.signal.aborted) return;
+    this.socket.end(code, reason);
+  }
+  markClosed(): void {
+    this.queue.close();
+    this.controller.abort();
+  }
+}
+
+class StreamRuntime implements StreamHandle {
+  readonly clients = new Set<HubClient>();
+  readonly query: CompiledSchema | undefined;
+  readonly message: CompiledSchema;
+  validateMessages = false;
+  logger: Logger | undefined;
+
+  constructor(readonly registered: RegisteredStream) {
+    this.query = registered.definition.query === undefined ? undefined : compileSchema(registered.definition.query);
+    this.message = compileSchema(registered.definition.message);
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  publish(message: unknown, filter?: (client: StreamClient) => boolean): void {
+    if (this.clients.size === 0) return;
+    if (this.validateMessages) {
+      const failure = this.message.firstError(message);
+      if (failure !== undefined) {
+        this.logger?.error(`stream ${this.registered.definition.path}: message field '${failure.field}' does not match its schema: ${failure.message}`);
+        return;
+      }
+    }
+    const frame = typeof message === 'string' ? message : JSON.stringify(message);
+    for (const client of this.clients) {
+      if (filter === undefined || filter(client)) client.sendFrame(frame);
+    }
+  }
+}
+
+/** All streams of the host. */
+export class StreamHub {
+  private readonly runtimes: StreamRuntime[] = [];
+  private nextClientId = 1;
+
+  /** Declare a stream; the handle works once the hub is bound. */
+  register<Q extends TObject>(owner: string, definition: StreamDefinition<Q>): StreamHandle<Static<Q>> {
+    const paths = servedPaths(definition.path).filter((path) => !path.endsWith('/'));
+    for (const runtime of this.runtimes) {
+      const clash = runtime.registered.paths.find((path) => paths.includes(path));
+      if (clash !== undefined) {
+        throw new Error(`stream ${definition.path} of plugin '${owner}' collides with ${runtime.registered.definition.path} of plugin '${runtime.registered.owner}'`);
+      }
+    }
+    const runtime = new StreamRuntime({ owner, definition: definition as unknown as StreamDefinition, paths });
+    this.runtimes.push(runtime);
+    return runtime as unknown as StreamHandle<Static<Q>>;
+  }
+
+  /** Declared streams (for OpenAPI). */
+  all(): readonly RegisteredStream[] {
+    return this.runtimes.map((runtime) => runtime.registered);
+  }
+
+  /** Attach every stream to the app. */
+  bind(app: TemplatedApp, env: StreamEnvironment): void {
+    for (const runtime of this.runtimes) {
+      runtime.validateMessages = env.validateMessages;
+      runtime.logger = env.logger;
+      for (const path of runtime.registered.paths) app.ws<SocketData>(path, this.behavior(runtime, env));
+    }
+  }
+
+  /** Close every socket (host stopping). */
+  closeAll(code = 1001, reason = 'server shutting down'): void {
+    for (const runtime of this.runtimes) {
+      for (const client of [...runtime.clients]) client.close(code, reason);
+    }
+  }
+
+  private behavior(runtime: StreamRuntime, env: StreamEnvironment): WebSocketBehavior<SocketData> {
+    const definition = runtime.registered.definition;
+    return {
+      maxPayloadLength: 64 * 1024,
+      idleTimeout: 120,
+      sendPingsAutomatically: true,
+      // Our own queue decides what to drop; uWS must never drop silently below it.
+      maxBackpressure: 64 * 1024 * 1024,
+      upgrade: (res, req, context) => {
+        let aborted = false;
+        res.onAborted(() => {
+          aborted = true;
+        });
+        const url = req.getUrl();
+        const rawQuery = req.getQuery() ?? '';
+        const key = req.getHeader('sec-websocket-key');
+        const protocol = req.getHeader('sec-websocket-protocol');
+        const extensions = req.getHeader('sec-websocket-extensions');
+        const ip = Buffer.from(res.getRemoteAddressAsText()).toString('utf8');
+        void this.prepare(runtime, env, rawQuery, ip, url).then(
+          (data) => {
+            if (aborted) return;
+            res.cork(() => res.upgrade<SocketData>(data, key, protocol, extensions, context));
+          },
+          (error: unknown) => {
+            env.logger.error(`upgrade of ${url} failed`, { error });
+            if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end());
+          },
+        );
+      },
+      open: (ws: WebSocket<SocketData>) => {
+        const data = ws.getUserData();
+        if (data.refusal !== null) {
+          ws.end(data.refusal.code, data.refusal.reason);
+          return;
+        }
+        const queue = new OutboundQueue(ws, definition.overflow, definition.maxQueue ?? 1024);
+        const client = new HubClient(this.nextClientId++, data.query, data.principal, ws, queue);
+        data.client = client;
+        runtime.clients.add(client);
+        this.invoke(env, definition.path, () => definition.onOpen?.(client));
+      },
+      message: (ws: WebSocket<SocketData>, message: ArrayBuffer) => {
+        const client = ws.getUserData().client;
+        if (client === undefined) return;
+        const text = Buffer.from(message).toString('utf8');
+        if (isPing(text)) {
+          client.send('pong');
+          return;
+        }
+        this.invoke(env, definition.path, () => definition.onMessage?.(client, text));
+      },
+      drain: (ws: WebSocket<SocketData>) => {
+        ws.getUserData().client?.queue.drain();
+      },
+      close: (ws: WebSocket<SocketData>) => {
+        const client = ws.getUserData().client;
+        if (client === undefined) return;
+        runtime.clients.delete(client);
+        client.markClosed();
+        this.invoke(env, definition.path, () => definition.onClose?.(client));
+      },
+    };
+  }
+
+  private async prepare(runtime: StreamRuntime, env: StreamEnvironment, rawQuery: string, ip: string, path: string): Promise<SocketData> {
+    const raw = parseQuery(rawQuery, runtime.query?.schema);
+    const token = typeof raw.token === 'string' && raw.token.length > 0 ? raw.token : null;
+    delete raw.token;
+    if (runtime.registered.definition.auth !== 'open' && env.authenticate !== null) {
+      const auth = await env.authenticate(token, ip, path);
+      if (!auth.ok) return { query: {}, refusal: { code: 1008, reason: auth.detail.slice(0, 120) }, principal: null };
+      return this.withQuery(runtime, raw, auth.principal);
+    }
+    return this.withQuery(runtime, raw, null);
+  }
+
+  private withQuery(runtime: StreamRuntime, raw: Record<string, unknown>, principal: SocketData['principal']): SocketData {
+    if (runtime.query === undefined) return { query: raw, refusal: null, principal };
+    const parsed = runtime.query.parse(raw, { coerce: true });
+    if (!parsed.ok) {
+      return { query: {}, refusal: { code: 1008, reason: `invalid query '${parsed.failure.field}': ${parsed.failure.message}`.slice(0, 120) }, principal };
+    }
+    return { query: parsed.value as Record<string, unknown>, refusal: null, principal };
+  }
+
+  private invoke(env: StreamEnvironment, path: string, fn: () => void | Promise<void> | undefined): void {
+    try {
+      const result = fn();
+      if (result instanceof Promise) result.catch((error: unknown) => env.logger.error(`stream ${path} hook failed`, { error }));
+    } catch (error) {
+      env.logger.error(`stream ${path} hook failed`, { error });
+    }
+  }
+}
+
+function isPing(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed === 'ping') return true;
+  if (!trimmed.startsWith('{')) return false;
+  try {
+    return (JSON.parse(trimmed) as { type?: unknown }).type === 'ping';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,2 @@
+/** The built-in plugins, by name, loaded lazily so `--plugins` can leave any of them out. */
+export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> = {};

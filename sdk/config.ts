@@ -1,0 +1,51 @@
+/**
+ * The stack configuration: one JSON document (CONTRACT.md). Core owns the file; plugins read it
+ * and change it through this interface, which validates, swaps atomically and persists.
+ */
+
+/** A JSON object (the configuration document and its blocks). */
+export type JsonRecord = Record<string, unknown>;
+
+/** Options of {@link StackConfig.update}. */
+export interface ConfigUpdateOptions {
+  /**
+   * Persist to the file: `true` writes the whole in-memory document; a key path (for example
+   * `['sonarr', 'instances', 'Anime']`) re-reads the file and replaces only that subtree.
+   * Default: memory only.
+   */
+  readonly persist?: boolean | readonly string[];
+  /** Who made the change (for change history); not persisted. */
+  readonly reason?: string;
+}
+
+/** A change listener's argument. */
+export interface ConfigChange {
+  readonly previous: Readonly<JsonRecord>;
+  readonly current: Readonly<JsonRecord>;
+  readonly reason: string | undefined;
+}
+
+/** A validator: throw an `InputError` naming the field to reject a candidate document. */
+export type ConfigValidator = (candidate: Readonly<JsonRecord>) => void;
+
+/** Access to the whole configuration document. */
+export interface StackConfig {
+  /** The file the document comes from, or null for the bundled demo not yet saved. */
+  readonly filePath: string;
+  /** `file` when loaded from the user's file; `demo` when the bundled demo is in use. */
+  readonly origin: 'file' | 'demo';
+  /** A deep copy of the in-memory document. */
+  read(): JsonRecord;
+  /**
+   * Change the document: `mutate` edits a deep copy (or returns a replacement); every validator
+   * runs on the result; only then is it swapped in (and persisted when asked). A throwing mutator
+   * or validator changes nothing, in memory or on disk.
+   */
+  update(mutate: (draft: JsonRecord) => JsonRecord | void, options?: ConfigUpdateOptions): Promise<JsonRecord>;
+  /** Write the in-memory document to the file atomically. */
+  save(): Promise<void>;
+  /** Add a validator every update must pass. Returns a function that removes it. */
+  addValidator(validator: ConfigValidator): () => void;
+  /** Listen to swaps; returns an unsubscribe function. */
+  onChange(listener: (change: ConfigChange) => void): () => void;
+}

@@ -1,0 +1,82 @@
+/** The context a plugin's `register(ctx)` receives: everything it may touch. */
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { StackConfig } from './config.js';
+import type { EventBus } from './events.js';
+import type { RouteDefinition, RouteSchema } from './http.js';
+import type { Logger } from './logger.js';
+import type { MetricsCollectorDefinition, MetricsSnapshot } from './metrics.js';
+import type { ServiceRef } from './services.js';
+import type { PluginStorage } from './storage.js';
+import type { StreamDefinition, StreamHandle } from './stream.js';
+import type { Static } from '@sinclair/typebox';
+import type { TaskRunner } from './tasks.js';
+
+/** Facts about the running host. */
+export interface HostInfo {
+  /** The data dir: every file the host writes lives below it. */
+  readonly dataDir: string;
+  /** stackd's version. */
+  readonly version: string;
+  /** The listen address once listening (`http://127.0.0.1:8000`), else null. */
+  readonly baseUrl: () => string | null;
+}
+
+/** A health contribution: healthy, or a one-line reason. */
+export type HealthResult = { readonly healthy: true } | { readonly healthy: false; readonly details: string };
+
+/** Reads the shared metrics snapshot core keeps. */
+export interface MetricsReader {
+  /** The latest snapshot, or null before the first tick. */
+  latest(): MetricsSnapshot | null;
+  /** Called after every tick with the new snapshot; returns an unsubscribe function. */
+  subscribe(listener: (snapshot: MetricsSnapshot) => void): () => void;
+}
+
+/** Lifecycle hook: receives a signal aborted when the hook overruns its time budget. */
+export type LifecycleHook = (signal: AbortSignal) => Promise<void> | void;
+
+/**
+ * What a plugin may do. Declare-calls (`route`, `stream`, `metrics`, `capability`, `provide`,
+ * `onStart`, `onStop`, `healthCheck`) are only valid during `register`; afterwards they throw.
+ */
+export interface PluginContext<C = unknown> {
+  /** The plugin's name. */
+  readonly name: string;
+  readonly logger: Logger;
+  /** The plugin's validated config slice (`stackd.<name>` in the config file), defaults applied. */
+  readonly config: C;
+  readonly storage: PluginStorage;
+  /** The whole configuration document (service blocks and all). */
+  readonly stack: StackConfig;
+  readonly host: HostInfo;
+  readonly events: EventBus;
+  readonly tasks: TaskRunner;
+  /** The shared metrics snapshot (every collector of every plugin). */
+  readonly metricsFeed: MetricsReader;
+
+  /** Declare an HTTP route. */
+  route<S extends RouteSchema>(definition: RouteDefinition<S>): void;
+  /** Declare a WebSocket stream; publish through the returned handle once started. */
+  stream<Q extends TObject, M extends TSchema>(
+    definition: StreamDefinition<Q, M>,
+  ): StreamHandle<Static<Q>, Static<M>>;
+  /** Declare a metrics collector. */
+  metrics(definition: MetricsCollectorDefinition): void;
+  /** Turn a declared capability flag on (or bind it to a live predicate). */
+  capability(flag: string, enabled: boolean | (() => boolean)): void;
+  /** Contribute to `GET /health`. */
+  healthCheck(name: string, check: () => Promise<HealthResult> | HealthResult): void;
+  /** Provide a service under a ref this plugin owns (or an open `core.*` extension point). */
+  provide<T>(ref: ServiceRef<T>, implementation: T): void;
+  /** Use a service of a plugin listed in `dependsOn`; throws when it is not provided. */
+  use<T>(ref: ServiceRef<T>): T;
+  /**
+   * A service of a plugin listed in `dependsOn` or `optionalDependsOn`, or undefined when that
+   * plugin is not loaded. Call it from hooks and handlers (after every plugin registered).
+   */
+  optional<T>(ref: ServiceRef<T>): T | undefined;
+  /** Run after every plugin registered, in dependency order, bounded in time. */
+  onStart(hook: LifecycleHook): void;
+  /** Run at shutdown, in reverse dependency order, bounded in time. */
+  onStop(hook: LifecycleHook): void;
+}

@@ -1,0 +1,20 @@
+/**
+ * The stackd sdk: the only import surface for plugins, built-in and third-party.
+ * @packageDocumentation
+ */
+export * from './plugin.js';
+export * from './context.js';
+export * from './http.js';
+export * from './stream.js';
+export * from './metrics.js';
+export * from './services.js';
+export * from './events.js';
+export * from './tasks.js';
+export * from './storage.js';
+export * from './config.js';
+export * from './logger.js';
+export * from './errors.js';
+export * from './schema.js';
+export * from './contracts/authenticator.js';
+export * from './contracts/process-supervisor.js';
+export * from './contracts/dependency-graph.js';

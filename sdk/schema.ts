@@ -1,0 +1,45 @@
+/**
+ * Schema helpers re-exported for plugins: TypeBox builds the schemas that validate requests,
+ * type handlers and become the OpenAPI document. Plugins import `Type` from here so the whole
+ * project shares one TypeBox copy.
+ */
+import { Kind, Type, TypeRegistry, type Static, type TSchema, type TObject, type TUnsafe } from '@sinclair/typebox';
+
+export { Type };
+export type { Static, TSchema, TObject };
+
+/** The JSON error body every failing route returns (DECISIONS #2). */
+export const ErrorBody = Type.Object(
+  {
+    detail: Type.String({ description: 'What went wrong, for people.' }),
+    code: Type.String({ description: 'Stable machine-readable code, AREA_REASON.' }),
+    field: Type.Optional(Type.String({ description: 'The request field at fault.' })),
+  },
+  { $id: 'ErrorBody', title: 'ErrorBody' },
+);
+/** Type of {@link ErrorBody}. */
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** A plain `{ message }` acknowledgement body. */
+export const MessageBody = Type.Object({ message: Type.String() });
+
+/** A string enum as a JSON-Schema `enum` (OpenAPI renders it as one list). */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+}
+
+// The compiler needs a check for the custom kind; registered once, wherever the sdk is loaded.
+if (!TypeRegistry.Has('StringEnum')) {
+  TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+}
+
+/** A JSON value of any shape (config blocks, free-form payloads). */
+export const JsonValue = Type.Unknown();
+
+/** A JSON object with free-form keys. */
+export const JsonObject = Type.Record(Type.String(), Type.Unknown());
+/** Type of {@link JsonObject}. */
+export type JsonObject = Static<typeof JsonObject>;

@@ -1,0 +1,67 @@
+/**
+ * WebSocket streams. A plugin declares a stream and publishes messages; core owns the sockets,
+ * the auth gate (`?token=`), fan-out (serialized once per publish) and backpressure.
+ */
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { AuthMode, Principal } from './http.js';
+
+/**
+ * What happens when a client cannot keep up:
+ * - `latest-only`: only the newest pending message is kept (snapshots, status frames);
+ * - `drop-oldest`: a bounded queue drops its oldest entries and counts them (log lines);
+ * - `close`: the slow client is disconnected (code 1013).
+ */
+export type OverflowPolicy = 'latest-only' | 'drop-oldest' | 'close';
+
+/** One connected client, as a plugin sees it. */
+export interface StreamClient<Q = Record<string, unknown>> {
+  /** Unique per connection. */
+  readonly id: number;
+  /** The validated query string. */
+  readonly query: Q;
+  readonly principal: Principal | null;
+  /** Aborted when the socket closes. */
+  readonly signal: AbortSignal;
+  /** Messages dropped for this client by the overflow policy. */
+  readonly dropped: number;
+  /** Send one message (JSON-serialized unless it is a string) to this client only. */
+  send(message: unknown): void;
+  /** Close the socket with a WebSocket close code and reason. */
+  close(code?: number, reason?: string): void;
+}
+
+/** A stream a plugin declares with `ctx.stream(...)`. */
+export interface StreamDefinition<Q extends TObject = TObject, M extends TSchema = TSchema> {
+  /** Path such as `/ws/logs`; core adds the `/api` alias. */
+  readonly path: string;
+  /** Defaults to `required`: a bearer access token in `?token=` when auth is enabled. */
+  readonly auth?: AuthMode;
+  readonly summary: string;
+  readonly description?: string;
+  /** Query parameters, coerced and validated at upgrade. */
+  readonly query?: Q;
+  /** Schema of the messages the server sends (documentation and tests). */
+  readonly message: M;
+  readonly overflow: OverflowPolicy;
+  /** Queue length per client for `drop-oldest` (default 1024). */
+  readonly maxQueue?: number;
+  /** Called once the socket is open and authenticated: send the initial frame here. */
+  readonly onOpen?: (client: StreamClient<Static<Q>>) => void | Promise<void>;
+  /**
+   * Called for each client text message other than `ping` (core answers `ping` and
+   * `{"type":"ping"}` with `pong` on every stream).
+   */
+  readonly onMessage?: (client: StreamClient<Static<Q>>, text: string) => void | Promise<void>;
+  readonly onClose?: (client: StreamClient<Static<Q>>) => void;
+}
+
+/** Returned by `ctx.stream(...)`: publish to every (or some) connected client. */
+export interface StreamHandle<Q = Record<string, unknown>, M = unknown> {
+  /**
+   * Send one message to every client for which `filter` returns true. The message is
+   * serialized once, whatever the number of clients.
+   */
+  publish(message: M, filter?: (client: StreamClient<Q>) => boolean): void;
+  /** Connected clients right now. */
+  readonly clientCount: number;
+}

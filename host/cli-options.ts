@@ -40,13 +40,16 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
       version = true;
       continue;
     }
-    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     if (!VALUE_OPTIONS.has(name)) throw new Error(`unknown option '${arg}' (see --help)`);
     const value = inline ?? argv[++index];
     if (value === undefined) throw new Error(`option ${name} needs a value`);
     values.set(name, value);
   }
-  const pick = (option: string, variable: string): string | undefined => values.get(option) ?? nonEmpty(env[variable]);
+  const pick = (option: string, variable: string): string | undefined =>
+    values.get(option) ?? nonEmpty(env[variable]);
   const portText = pick('--port', 'STACKD_PORT');
   const pluginsText = pick('--plugins', 'STACKD_PLUGINS');
   return {
@@ -66,7 +69,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port '${text}' (0-65535)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid port '${text}' (0-65535)`);
   return port;
 }
 

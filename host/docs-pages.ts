@@ -41,7 +41,9 @@ export function docsPage(options: { prefix: string; readOnly: boolean; title: st
     dom_id: '#swagger-ui',
     deepLinking: true,
     docExpansion: options.readOnly ? 'list' : 'list',
-    ...(options.readOnly ? { supportedSubmitMethods: [] as string[], tryItOutEnabled: false } : { persistAuthorization: true }),
+    ...(options.readOnly
+      ? { supportedSubmitMethods: [] as string[], tryItOutEnabled: false }
+      : { persistAuthorization: true }),
   };
   return `<!doctype html>
 <html lang="en">

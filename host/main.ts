@@ -1,24 +1,25 @@
 #!/usr/bin/env node
 /** stackd's entry point: options → host boot → the listening line → stop on SIGTERM/SIGINT. */
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostRuntime } from '../core/lifecycle/host-runtime.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { parseCliOptions, USAGE } from './cli-options.js';
+import { findPackageRoot } from './package-root.js';
 import { systemRoutes } from './system-routes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const packageRoot = join(here, '..', '..');
-const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const { version } = findPackageRoot(here);
 
 async function main(): Promise<void> {
   let options;
   try {
     options = parseCliOptions(process.argv.slice(2), process.env);
   } catch (error) {
-    process.stderr.write(`stackd: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.stderr.write(
+      `stackd: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`,
+    );
     process.exit(2);
   }
   if (options.help) {
@@ -62,13 +63,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   // A supervisor must outlive a bug in one request: log and carry on.
-  process.on('unhandledRejection', (reason) => host.logger.error('unhandled promise rejection', { reason }));
+  process.on('unhandledRejection', (reason) =>
+    host.logger.error('unhandled promise rejection', { reason }),
+  );
 
   try {
     const url = await host.boot();
     process.stdout.write(`stackd listening on ${url}\n`);
   } catch (error) {
-    process.stderr.write(`stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
 }

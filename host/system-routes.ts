@@ -7,12 +7,19 @@ import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
 
 const HealthBody = Type.Union([
   Type.Object({ status: Type.Literal('healthy') }),
-  Type.Object({ status: Type.Literal('unhealthy'), details: Type.String({ description: 'One line, at most 200 characters.' }) }),
+  Type.Object({
+    status: Type.Literal('unhealthy'),
+    details: Type.String({ description: 'One line, at most 200 characters.' }),
+  }),
 ]);
 
 const Capabilities = Type.Object(
   Object.fromEntries(SPEC_CAPABILITIES.map((flag) => [flag, Type.Boolean()])),
-  { additionalProperties: Type.Boolean(), description: 'Every SPEC flag, false unless a loaded plugin turns it on, plus flags declared by plugins.' },
+  {
+    additionalProperties: Type.Boolean(),
+    description:
+      'Every SPEC flag, false unless a loaded plugin turns it on, plus flags declared by plugins.',
+  },
 );
 
 const HtmlPage = Type.String({ description: 'An HTML page' });
@@ -45,7 +52,8 @@ export function systemRoutes(host: RunningHost, version: string): RouteDefinitio
       path: '/health',
       auth: 'open',
       summary: 'Container health check',
-      description: 'Always 200: `healthy`, or `unhealthy` with a one-line reason collected from the plugins.',
+      description:
+        'Always 200: `healthy`, or `unhealthy` with a one-line reason collected from the plugins.',
       schema: { response: HealthBody },
       handler: () => host.health.report(),
     },
@@ -53,7 +61,8 @@ export function systemRoutes(host: RunningHost, version: string): RouteDefinitio
       method: 'GET',
       path: '/process/capabilities',
       summary: 'Feature flags of this host',
-      description: 'Frontends switch features on these flags; a flag is true only when the plugin owning it is loaded and started.',
+      description:
+        'Frontends switch features on these flags; a flag is true only when the plugin owning it is loaded and started.',
       schema: { response: Capabilities },
       handler: () => host.capabilities.snapshot(),
     },
@@ -63,7 +72,8 @@ export function systemRoutes(host: RunningHost, version: string): RouteDefinitio
       auth: 'open',
       summary: 'The OpenAPI 3.1 document of every route and stream',
       schema: { response: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) },
-      handler: () => rawReply(200, { 'content-type': 'application/json; charset=utf-8' }, openApiText()),
+      handler: () =>
+        rawReply(200, { 'content-type': 'application/json; charset=utf-8' }, openApiText()),
     },
     {
       method: 'GET',
@@ -72,7 +82,15 @@ export function systemRoutes(host: RunningHost, version: string): RouteDefinitio
       summary: 'Interactive API explorer (Swagger UI)',
       schema: { response: HtmlPage },
       handler: (request) =>
-        rawReply(200, { 'content-type': 'text/html; charset=utf-8' }, docsPage({ prefix: prefixOf(request.path, '/docs'), readOnly: false, title: 'stackd API explorer' })),
+        rawReply(
+          200,
+          { 'content-type': 'text/html; charset=utf-8' },
+          docsPage({
+            prefix: prefixOf(request.path, '/docs'),
+            readOnly: false,
+            title: 'stackd API explorer',
+          }),
+        ),
     },
     {
       method: 'GET',
@@ -81,19 +99,38 @@ export function systemRoutes(host: RunningHost, version: string): RouteDefinitio
       summary: 'Read-only API reference',
       schema: { response: HtmlPage },
       handler: (request) =>
-        rawReply(200, { 'content-type': 'text/html; charset=utf-8' }, docsPage({ prefix: prefixOf(request.path, '/redoc'), readOnly: true, title: 'stackd API reference' })),
+        rawReply(
+          200,
+          { 'content-type': 'text/html; charset=utf-8' },
+          docsPage({
+            prefix: prefixOf(request.path, '/redoc'),
+            readOnly: true,
+            title: 'stackd API reference',
+          }),
+        ),
     },
     {
       method: 'GET',
       path: '/docs/assets/:file',
       auth: 'open',
       summary: 'Static assets of the documentation pages',
-      schema: { params: Type.Object({ file: StringEnum(Object.keys(DOC_ASSETS) as [string, ...string[]]) }), response: Type.String() },
+      schema: {
+        params: Type.Object({ file: StringEnum(Object.keys(DOC_ASSETS) as [string, ...string[]]) }),
+        response: Type.String(),
+      },
       handler: async (request) => {
         const file = String(request.params.file);
         const content = await readDocAsset(file);
-        if (content === undefined) throw new NotFoundError('DOCS_ASSET_NOT_FOUND', `no asset ${file}`, { field: 'file' });
-        return rawReply(200, { 'content-type': DOC_ASSETS[file] ?? 'application/octet-stream', 'cache-control': 'public, max-age=86400' }, content);
+        if (content === undefined)
+          throw new NotFoundError('DOCS_ASSET_NOT_FOUND', `no asset ${file}`, { field: 'file' });
+        return rawReply(
+          200,
+          {
+            'content-type': DOC_ASSETS[file] ?? 'application/octet-stream',
+            'cache-control': 'public, max-age=86400',
+          },
+          content,
+        );
       },
     },
   ];

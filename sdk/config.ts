@@ -41,7 +41,10 @@ export interface StackConfig {
    * runs on the result; only then is it swapped in (and persisted when asked). A throwing mutator
    * or validator changes nothing, in memory or on disk.
    */
-  update(mutate: (draft: JsonRecord) => JsonRecord | void, options?: ConfigUpdateOptions): Promise<JsonRecord>;
+  update(
+    mutate: (draft: JsonRecord) => JsonRecord | void,
+    options?: ConfigUpdateOptions,
+  ): Promise<JsonRecord>;
   /** Write the in-memory document to the file atomically. */
   save(): Promise<void>;
   /** Add a validator every update must pass. Returns a function that removes it. */

@@ -22,7 +22,8 @@ export interface HostInfo {
 }
 
 /** A health contribution: healthy, or a one-line reason. */
-export type HealthResult = { readonly healthy: true } | { readonly healthy: false; readonly details: string };
+export type HealthResult =
+  { readonly healthy: true } | { readonly healthy: false; readonly details: string };
 
 /** Reads the shared metrics snapshot core keeps. */
 export interface MetricsReader {

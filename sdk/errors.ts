@@ -79,7 +79,9 @@ export class InputError extends HttpError {
 /** 429: rate limited; pass `retryAfterSeconds` so clients know when to come back. */
 export class TooManyRequestsError extends HttpError {
   constructor(code: string, detail: string, retryAfterSeconds: number) {
-    super(429, code, detail, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+    super(429, code, detail, {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
   }
 }
 

@@ -72,8 +72,14 @@ export interface RawReply {
 export type HandlerResult = JsonReply | RawReply | object | string | number | boolean | null;
 
 /** Build a JSON reply with a given status. */
-export function reply(status: number, body: unknown, headers?: Readonly<Record<string, string>>): JsonReply {
-  return headers === undefined ? { kind: 'json', status, body } : { kind: 'json', status, body, headers };
+export function reply(
+  status: number,
+  body: unknown,
+  headers?: Readonly<Record<string, string>>,
+): JsonReply {
+  return headers === undefined
+    ? { kind: 'json', status, body }
+    : { kind: 'json', status, body, headers };
 }
 
 /** Build a raw reply (HTML, static assets, streamed files). */

@@ -45,5 +45,9 @@ export function definePlugin<C extends TObject | undefined = undefined>(
 
 /** True when `value` carries the plugin brand. */
 export function isPlugin(value: unknown): value is Plugin {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PLUGIN_BRAND] === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[PLUGIN_BRAND] === true
+  );
 }

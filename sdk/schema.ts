@@ -3,7 +3,15 @@
  * type handlers and become the OpenAPI document. Plugins import `Type` from here so the whole
  * project shares one TypeBox copy.
  */
-import { Kind, Type, TypeRegistry, type Static, type TSchema, type TObject, type TUnsafe } from '@sinclair/typebox';
+import {
+  Kind,
+  Type,
+  TypeRegistry,
+  type Static,
+  type TSchema,
+  type TObject,
+  type TUnsafe,
+} from '@sinclair/typebox';
 
 export { Type };
 export type { Static, TSchema, TObject };
@@ -28,12 +36,20 @@ export function StringEnum<const T extends readonly string[]>(
   values: T,
   options: { description?: string; default?: T[number] } = {},
 ): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+  return Type.Unsafe<T[number]>({
+    [Kind]: 'StringEnum',
+    type: 'string',
+    enum: [...values],
+    ...options,
+  });
 }
 
 // The compiler needs a check for the custom kind; registered once, wherever the sdk is loaded.
 if (!TypeRegistry.Has('StringEnum')) {
-  TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+  TypeRegistry.Set<{ enum: string[] }>(
+    'StringEnum',
+    (schema, value) => typeof value === 'string' && schema.enum.includes(value),
+  );
 }
 
 /** A JSON value of any shape (config blocks, free-form payloads). */

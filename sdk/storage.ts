@@ -30,7 +30,11 @@ export interface PluginStorage {
   /** Absolute path of a file inside the folder. Throws when the path escapes it. */
   path(relative: string): string;
   /** Write a file atomically (temp file, fsync, rename): never half-written. */
-  writeFileAtomic(relative: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  writeFileAtomic(
+    relative: string,
+    data: string | Uint8Array,
+    options?: { mode?: number },
+  ): Promise<void>;
   /** Read a file, or undefined when it does not exist. */
   readFile(relative: string): Promise<Buffer | undefined>;
   /** Read and parse a JSON file, or undefined when it does not exist. */

@@ -12,7 +12,11 @@ export interface TaskRunner {
    * Run `fn` every `intervalMs` (the next run is scheduled after the previous one ends, so runs
    * never overlap). Errors are logged and the task keeps its schedule.
    */
-  every(name: string, intervalMs: number, fn: (signal: AbortSignal) => Promise<void> | void): TaskHandle;
+  every(
+    name: string,
+    intervalMs: number,
+    fn: (signal: AbortSignal) => Promise<void> | void,
+  ): TaskHandle;
   /** Run `fn` once in the background; the promise settles with it. */
   run<T>(name: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Aborted when the host begins to stop. */

@@ -36,10 +36,13 @@ export class CapabilityRegistry {
   /** Claim the flags a plugin declares; a flag claimed twice names both owners. */
   declare(plugin: string, flags: readonly string[]): void {
     for (const flag of flags) {
-      if (!FLAG_NAME.test(flag)) throw new Error(`capability '${flag}' of plugin '${plugin}' is not snake_case`);
+      if (!FLAG_NAME.test(flag))
+        throw new Error(`capability '${flag}' of plugin '${plugin}' is not snake_case`);
       const owner = this.owners.get(flag);
       if (owner !== undefined && owner !== plugin) {
-        throw new Error(`capability '${flag}' is declared by both plugin '${owner}' and plugin '${plugin}'`);
+        throw new Error(
+          `capability '${flag}' is declared by both plugin '${owner}' and plugin '${plugin}'`,
+        );
       }
       this.owners.set(flag, plugin);
     }
@@ -48,7 +51,9 @@ export class CapabilityRegistry {
   /** Turn a flag on (or bind it to a predicate); the plugin must have declared it. */
   set(plugin: string, flag: string, enabled: boolean | (() => boolean)): void {
     if (this.owners.get(flag) !== plugin) {
-      throw new Error(`plugin '${plugin}' sets capability '${flag}' without declaring it in its capabilities`);
+      throw new Error(
+        `plugin '${plugin}' sets capability '${flag}' without declaring it in its capabilities`,
+      );
     }
     const list = this.sources.get(flag) ?? [];
     list.push(enabled);
@@ -72,7 +77,9 @@ export class CapabilityRegistry {
     for (const [flag, owner] of this.owners) {
       const sources = this.sources.get(flag) ?? [];
       result[flag] =
-        this.started.has(owner) && sources.length > 0 && sources.every((source) => (typeof source === 'function' ? safe(source) : source));
+        this.started.has(owner) &&
+        sources.length > 0 &&
+        sources.every((source) => (typeof source === 'function' ? safe(source) : source));
     }
     return result;
   }

@@ -27,7 +27,13 @@ export interface ConfigSourceOptions {
 /** File name of the saved demo configuration inside the data dir. */
 export const SAVED_DEMO_NAME = 'stackd.json';
 
-const SEARCH_PLACES = ['stackd.json', '.stackdrc', '.stackdrc.json', 'stackd.config.json', '.config/stackd.json'];
+const SEARCH_PLACES = [
+  'stackd.json',
+  '.stackdrc',
+  '.stackdrc.json',
+  'stackd.config.json',
+  '.config/stackd.json',
+];
 
 /** Find the configuration file, in the order of CONTRACT.md. */
 export async function resolveConfigSource(options: ConfigSourceOptions): Promise<ConfigSource> {
@@ -42,17 +48,22 @@ export async function resolveConfigSource(options: ConfigSourceOptions): Promise
     loaders: { noExt: (_path, content) => JSON.parse(content) as unknown },
   });
   const found = await explorer.search(options.searchFrom);
-  if (found !== null && !found.isEmpty) return { readPath: found.filepath, writePath: found.filepath, origin: 'file' };
+  if (found !== null && !found.isEmpty)
+    return { readPath: found.filepath, writePath: found.filepath, origin: 'file' };
   const savedDemo = join(resolve(options.dataDir), SAVED_DEMO_NAME);
   if (existsSync(savedDemo)) return { readPath: savedDemo, writePath: savedDemo, origin: 'file' };
   return { readPath: options.demoPath, writePath: savedDemo, origin: 'demo' };
 }
 
 /** Read and parse the document: a JSON object, or an error naming the file, line and column. */
-export async function readConfigDocument(source: ConfigSource, demoDir: string): Promise<Record<string, unknown>> {
+export async function readConfigDocument(
+  source: ConfigSource,
+  demoDir: string,
+): Promise<Record<string, unknown>> {
   let text = await readFile(source.readPath, 'utf8');
   // The bundled demo names its programs relative to where it is installed.
-  if (source.origin === 'demo') text = text.replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'));
+  if (source.origin === 'demo')
+    text = text.replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'));
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

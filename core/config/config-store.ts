@@ -3,7 +3,13 @@
  * atomic saves (whole document, or one subtree merged into the file as it is on disk).
  */
 import { readFile } from 'node:fs/promises';
-import type { ConfigChange, ConfigUpdateOptions, ConfigValidator, JsonRecord, StackConfig } from '../../sdk/config.js';
+import type {
+  ConfigChange,
+  ConfigUpdateOptions,
+  ConfigValidator,
+  JsonRecord,
+  StackConfig,
+} from '../../sdk/config.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
 import type { ConfigSource } from './config-source.js';
 import { cloneJson, formatJsonDocument, getAtPath, isJsonObject, setAtPath } from './json-tools.js';
@@ -42,7 +48,10 @@ export class ConfigStore implements StackConfig {
     return isJsonObject(section) ? cloneJson(section) : {};
   }
 
-  update(mutate: (draft: JsonRecord) => JsonRecord | void, options: ConfigUpdateOptions = {}): Promise<JsonRecord> {
+  update(
+    mutate: (draft: JsonRecord) => JsonRecord | void,
+    options: ConfigUpdateOptions = {},
+  ): Promise<JsonRecord> {
     // Updates run one at a time so a persist never interleaves with another change.
     const run = this.queue.then(() => this.apply(mutate, options));
     this.queue = run.catch(() => undefined);
@@ -68,7 +77,10 @@ export class ConfigStore implements StackConfig {
     for (const validator of this.validators) validator(candidate);
   }
 
-  private async apply(mutate: (draft: JsonRecord) => JsonRecord | void, options: ConfigUpdateOptions): Promise<JsonRecord> {
+  private async apply(
+    mutate: (draft: JsonRecord) => JsonRecord | void,
+    options: ConfigUpdateOptions,
+  ): Promise<JsonRecord> {
     const draft = cloneJson(this.document);
     const returned = mutate(draft);
     const candidate = returned === undefined ? draft : returned;

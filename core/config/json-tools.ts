@@ -21,7 +21,11 @@ export function getAtPath(document: Record<string, unknown>, path: readonly stri
 }
 
 /** Set the value at a key path, creating objects on the way. */
-export function setAtPath(document: Record<string, unknown>, path: readonly string[], value: unknown): void {
+export function setAtPath(
+  document: Record<string, unknown>,
+  path: readonly string[],
+  value: unknown,
+): void {
   if (path.length === 0) throw new Error('empty key path');
   let current: Record<string, unknown> = document;
   for (const key of path.slice(0, -1)) {

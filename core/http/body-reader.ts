@@ -11,7 +11,11 @@ export type BodyResult =
   | { readonly kind: 'aborted' };
 
 /** Start reading now (synchronously attaches `onData`); resolves when the body is complete. */
-export function readBody(state: ResponseState, limit: number, declaredLength: number | undefined): Promise<BodyResult> {
+export function readBody(
+  state: ResponseState,
+  limit: number,
+  declaredLength: number | undefined,
+): Promise<BodyResult> {
   if (declaredLength !== undefined && declaredLength > limit) {
     return Promise.resolve({ kind: 'too-large', limit });
   }

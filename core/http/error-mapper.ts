@@ -17,15 +17,22 @@ export function mapError(error: unknown, logger: Logger, context: string): Mappe
       error.field === undefined
         ? { detail: error.message, code: error.code }
         : { detail: error.message, code: error.code, field: error.field };
-    if (error.status >= 500) logger.error(`${context}: ${error.message}`, { code: error.code, cause: error.cause });
+    if (error.status >= 500)
+      logger.error(`${context}: ${error.message}`, { code: error.code, cause: error.cause });
     return { status: error.status, body, headers: error.headers };
   }
   logger.error(`${context}: unhandled error`, {
-    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    error:
+      error instanceof Error
+        ? { name: error.name, message: error.message, stack: error.stack }
+        : String(error),
   });
   return {
     status: 500,
-    body: { detail: 'Internal server error; the cause is in the host log.', code: 'INTERNAL_ERROR' },
+    body: {
+      detail: 'Internal server error; the cause is in the host log.',
+      code: 'INTERNAL_ERROR',
+    },
     headers: {},
   };
 }

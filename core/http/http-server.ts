@@ -5,7 +5,13 @@ import { errorBody } from './error-mapper.js';
 import { createRouteHandler, sendJson, type PipelineEnvironment } from './request-pipeline.js';
 import { ResponseState } from './response-state.js';
 import type { RouteTable } from './route-table.js';
-import { closeListenSocket, createApp, listen, type TemplatedApp, type us_listen_socket } from './uws-app.js';
+import {
+  closeListenSocket,
+  createApp,
+  listen,
+  type TemplatedApp,
+  type us_listen_socket,
+} from './uws-app.js';
 
 const BINDERS = {
   GET: 'get',
@@ -43,9 +49,13 @@ export class HttpServer {
       const allowed = this.routes.methodsFor(path);
       const body =
         allowed.length > 0
-          ? errorBody(`Method ${method} is not allowed on ${path}; use ${allowed.join(', ')}`, 'HTTP_METHOD_NOT_ALLOWED')
+          ? errorBody(
+              `Method ${method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+              'HTTP_METHOD_NOT_ALLOWED',
+            )
           : errorBody(`No route for ${method} ${path}`, 'HTTP_NOT_FOUND');
-      const headers: Record<string, string> = allowed.length > 0 ? { allow: allowed.join(', ') } : {};
+      const headers: Record<string, string> =
+        allowed.length > 0 ? { allow: allowed.join(', ') } : {};
       // Drain any request body we will not read, so the connection stays usable.
       res.onData(() => undefined);
       sendJson(state, allowed.length > 0 ? 405 : 404, body, headers).catch((error: unknown) =>

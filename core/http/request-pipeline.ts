@@ -21,7 +21,8 @@ import { parseQuery } from './query-string.js';
 export interface PipelineEnvironment {
   readonly logger: Logger;
   /** Null when no authenticator is provided (everything open). */
-  readonly authenticate: ((token: string | null, snapshot: RequestSnapshot) => Promise<AuthenticationResult>) | null;
+  readonly authenticate:
+    ((token: string | null, snapshot: RequestSnapshot) => Promise<AuthenticationResult>) | null;
   readonly defaultBodyLimit: number;
   /** Validate responses against their schemas (tests turn this on). */
   readonly validateResponses: boolean;
@@ -39,7 +40,11 @@ export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironm
     const snapshot = snapshotRequest(req, res, route.paramNames);
     // onData must be attached before this callback returns, or the body is lost.
     const body = METHODS_WITH_BODY.has(snapshot.method)
-      ? readBody(state, route.definition.bodyLimit ?? env.defaultBodyLimit, declaredContentLength(snapshot.headers['content-length']))
+      ? readBody(
+          state,
+          route.definition.bodyLimit ?? env.defaultBodyLimit,
+          declaredContentLength(snapshot.headers['content-length']),
+        )
       : Promise.resolve<BodyResult>({ kind: 'ok', body: Buffer.alloc(0) });
     handle(route, env, state, snapshot, body).catch((error: unknown) => {
       env.logger.error('response failed', { path: snapshot.path, error });
@@ -59,12 +64,24 @@ async function handle(
     const bodyResult = await bodyPromise;
     if (bodyResult.kind === 'aborted') return;
     if (bodyResult.kind === 'too-large') {
-      await sendJson(state, 413, errorBody(`Request body exceeds the limit of ${bodyResult.limit} bytes`, 'REQUEST_BODY_TOO_LARGE', 'body'), {}, true);
+      await sendJson(
+        state,
+        413,
+        errorBody(
+          `Request body exceeds the limit of ${bodyResult.limit} bytes`,
+          'REQUEST_BODY_TOO_LARGE',
+          'body',
+        ),
+        {},
+        true,
+      );
       return;
     }
     const auth = await authenticate(route, env, snapshot);
     if (!auth.ok) {
-      await sendJson(state, auth.status, errorBody(auth.detail, auth.code), { 'www-authenticate': 'Bearer' });
+      await sendJson(state, auth.status, errorBody(auth.detail, auth.code), {
+        'www-authenticate': 'Bearer',
+      });
       return;
     }
     const parsed = parseInputs(route, snapshot, bodyResult.body);
@@ -78,13 +95,13 @@ async function handle(
       path: snapshot.path,
       params: parsed.params as Record<string, string>,
       query: parsed.query as Record<string, string>,
-      body: parsed.body as undefined,
+      body: parsed.body,
       headers: snapshot.headers,
       ip: snapshot.ip,
       principal: auth.principal,
       signal,
     };
-    const result: unknown = await route.definition.handler(request as never);
+    const result: unknown = await route.definition.handler(request);
     if (state.finished) return;
     await sendResult(route, env, state, result, context);
   } catch (error) {
@@ -94,8 +111,13 @@ async function handle(
   }
 }
 
-async function authenticate(route: RegisteredRoute, env: PipelineEnvironment, snapshot: RequestSnapshot): Promise<AuthenticationResult> {
-  if (route.definition.auth === 'open' || env.authenticate === null) return { ok: true, principal: null };
+async function authenticate(
+  route: RegisteredRoute,
+  env: PipelineEnvironment,
+  snapshot: RequestSnapshot,
+): Promise<AuthenticationResult> {
+  if (route.definition.auth === 'open' || env.authenticate === null)
+    return { ok: true, principal: null };
   return env.authenticate(bearerToken(snapshot.headers.authorization), snapshot);
 }
 
@@ -110,7 +132,11 @@ type ParsedInputs =
   | { ok: true; params: unknown; query: unknown; body: unknown }
   | { ok: false; detail: string; code: string; field: string };
 
-function parseInputs(route: RegisteredRoute, snapshot: RequestSnapshot, rawBody: Buffer): ParsedInputs {
+function parseInputs(
+  route: RegisteredRoute,
+  snapshot: RequestSnapshot,
+  rawBody: Buffer,
+): ParsedInputs {
   let params: unknown = snapshot.params;
   if (route.params !== undefined) {
     const result = route.params.parse(snapshot.params, { coerce: true });
@@ -126,7 +152,8 @@ function parseInputs(route: RegisteredRoute, snapshot: RequestSnapshot, rawBody:
   let body: unknown = undefined;
   if (route.body !== undefined) {
     const decoded = decodeJsonBody(rawBody, route.body.schema);
-    if (!decoded.ok) return { ok: false, detail: decoded.detail, code: 'REQUEST_MALFORMED_JSON', field: 'body' };
+    if (!decoded.ok)
+      return { ok: false, detail: decoded.detail, code: 'REQUEST_MALFORMED_JSON', field: 'body' };
     const result = route.body.parse(decoded.value);
     if (!result.ok) return invalid('body field', result.failure);
     body = result.value;
@@ -136,27 +163,54 @@ function parseInputs(route: RegisteredRoute, snapshot: RequestSnapshot, rawBody:
 
 function invalid(part: string, failure: { field: string; message: string }): ParsedInputs {
   const field = failure.field === '' ? 'body' : failure.field;
-  return { ok: false, detail: `Invalid ${part} '${field}': ${failure.message}`, code: 'REQUEST_INVALID', field };
+  return {
+    ok: false,
+    detail: `Invalid ${part} '${field}': ${failure.message}`,
+    code: 'REQUEST_INVALID',
+    field,
+  };
 }
 
-function decodeJsonBody(raw: Buffer, schema: TSchema): { ok: true; value: unknown } | { ok: false; detail: string } {
+function decodeJsonBody(
+  raw: Buffer,
+  schema: TSchema,
+): { ok: true; value: unknown } | { ok: false; detail: string } {
   const text = raw.toString('utf8').trim();
   // An empty body against an object schema reads as `{}`, so the missing field gets named.
   if (text.length === 0) return { ok: true, value: schema.type === 'object' ? {} : undefined };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, detail: `Malformed JSON body: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      detail: `Malformed JSON body: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
 function isReply(value: unknown): value is JsonReply | RawReply {
-  return typeof value === 'object' && value !== null && 'kind' in value && ((value as JsonReply).kind === 'json' || (value as RawReply).kind === 'raw') && 'status' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'kind' in value &&
+    ((value as JsonReply).kind === 'json' || (value as RawReply).kind === 'raw') &&
+    'status' in value
+  );
 }
 
-async function sendResult(route: RegisteredRoute, env: PipelineEnvironment, state: ResponseState, result: unknown, context: string): Promise<void> {
+async function sendResult(
+  route: RegisteredRoute,
+  env: PipelineEnvironment,
+  state: ResponseState,
+  result: unknown,
+  context: string,
+): Promise<void> {
   if (isReply(result) && result.kind === 'raw') {
-    await writeResponse(state, { status: result.status, headers: result.headers, body: result.body });
+    await writeResponse(state, {
+      status: result.status,
+      headers: result.headers,
+      body: result.body,
+    });
     return;
   }
   const status = isReply(result) ? result.status : 200;
@@ -167,12 +221,24 @@ async function sendResult(route: RegisteredRoute, env: PipelineEnvironment, stat
     const failure = schema?.firstError(body);
     if (schema === undefined && status < 300) {
       env.logger.error(`${context}: no response schema for status ${status}`);
-      await sendJson(state, 500, errorBody(`No response schema for status ${status}`, 'INTERNAL_RESPONSE_UNDECLARED'));
+      await sendJson(
+        state,
+        500,
+        errorBody(`No response schema for status ${status}`, 'INTERNAL_RESPONSE_UNDECLARED'),
+      );
       return;
     }
     if (failure !== undefined) {
       env.logger.error(`${context}: response does not match its schema`, { ...failure });
-      await sendJson(state, 500, errorBody(`Response field '${failure.field}' does not match its schema: ${failure.message}`, 'INTERNAL_RESPONSE_INVALID', failure.field));
+      await sendJson(
+        state,
+        500,
+        errorBody(
+          `Response field '${failure.field}' does not match its schema: ${failure.message}`,
+          'INTERNAL_RESPONSE_INVALID',
+          failure.field,
+        ),
+      );
       return;
     }
   }

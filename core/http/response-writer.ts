@@ -20,7 +20,10 @@ function statusLine(status: number): string {
 }
 
 /** Write a complete response. Returns false when the client was gone. */
-export async function writeResponse(state: ResponseState, response: OutgoingResponse): Promise<boolean> {
+export async function writeResponse(
+  state: ResponseState,
+  response: OutgoingResponse,
+): Promise<boolean> {
   if (state.finished) return false;
   const { body } = response;
   if (typeof body === 'string' || body instanceof Uint8Array) {

@@ -25,7 +25,9 @@ export function pathShape(path: string): string {
  */
 export function servedPaths(path: string): string[] {
   const base = path.startsWith('/api/') ? [path, path.slice(4)] : [path, `/api${path}`];
-  const withSlash = base.flatMap((candidate) => (candidate.endsWith('/') ? [candidate] : [candidate, `${candidate}/`]));
+  const withSlash = base.flatMap((candidate) =>
+    candidate.endsWith('/') ? [candidate] : [candidate, `${candidate}/`],
+  );
   return [...new Set(withSlash)];
 }
 
@@ -33,7 +35,9 @@ export function servedPaths(path: string): string[] {
 export function patternMatcher(pattern: string): (path: string) => boolean {
   const source = pattern
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   const regex = new RegExp(`^${source}$`);
   return (path) => regex.test(path);

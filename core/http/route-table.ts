@@ -20,9 +20,14 @@ export interface RegisteredRoute {
 export function responseSchemas(definition: RouteDefinition): Map<number, TSchema> {
   const response = definition.schema.response;
   if (Kind in response) {
-    return new Map([[200, response as TSchema]]);
+    return new Map([[200, response]]);
   }
-  return new Map(Object.entries(response as Record<string, TSchema>).map(([status, schema]) => [Number(status), schema]));
+  return new Map(
+    Object.entries(response as Record<string, TSchema>).map(([status, schema]) => [
+      Number(status),
+      schema,
+    ]),
+  );
 }
 
 /** The route table. */
@@ -32,7 +37,8 @@ export class RouteTable {
 
   /** Add a route; throws naming both owners when a served path collides. */
   add(owner: string, definition: RouteDefinition): RegisteredRoute {
-    if (!definition.path.startsWith('/')) throw new Error(`route path '${definition.path}' of ${owner} must start with '/'`);
+    if (!definition.path.startsWith('/'))
+      throw new Error(`route path '${definition.path}' of ${owner} must start with '/'`);
     const paths = servedPaths(definition.path);
     for (const path of paths) {
       const existing = this.byKey.get(`${definition.method} ${pathShape(path)}`);
@@ -51,7 +57,9 @@ export class RouteTable {
       params: schema.params === undefined ? undefined : compileSchema(schema.params),
       query: schema.query === undefined ? undefined : compileSchema(schema.query),
       body: schema.body === undefined ? undefined : compileSchema(schema.body),
-      responses: new Map([...responseSchemas(definition)].map(([status, s]) => [status, compileSchema(s)])),
+      responses: new Map(
+        [...responseSchemas(definition)].map(([status, s]) => [status, compileSchema(s)]),
+      ),
     };
     for (const path of paths) this.byKey.set(`${definition.method} ${pathShape(path)}`, route);
     this.ordered.push(route);
@@ -67,7 +75,8 @@ export class RouteTable {
   methodsFor(path: string): string[] {
     const methods = new Set<string>();
     for (const route of this.ordered) {
-      if (route.paths.some((pattern) => patternMatcher(pattern)(path))) methods.add(route.definition.method);
+      if (route.paths.some((pattern) => patternMatcher(pattern)(path)))
+        methods.add(route.definition.method);
     }
     return [...methods];
   }

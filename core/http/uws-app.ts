@@ -4,7 +4,14 @@
  */
 import uWS from 'uWebSockets.js';
 
-export type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior, us_listen_socket } from 'uWebSockets.js';
+export type {
+  HttpRequest,
+  HttpResponse,
+  TemplatedApp,
+  WebSocket,
+  WebSocketBehavior,
+  us_listen_socket,
+} from 'uWebSockets.js';
 
 /** True when the native uWS binary is in use (not the JS fallback). */
 export function isNativeUws(): boolean {

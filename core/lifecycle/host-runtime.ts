@@ -14,7 +14,15 @@ import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
 import { ConfigStore } from '../config/config-store.js';
 import { isJsonObject } from '../config/json-tools.js';
-import { CORE_LOGGER, HOST_INFO, PLUGIN, PLUGIN_CONFIG, PLUGIN_LOGGER, PLUGIN_STORAGE, PLUGIN_TASKS } from '../di/tokens.js';
+import {
+  CORE_LOGGER,
+  HOST_INFO,
+  PLUGIN,
+  PLUGIN_CONFIG,
+  PLUGIN_LOGGER,
+  PLUGIN_STORAGE,
+  PLUGIN_TASKS,
+} from '../di/tokens.js';
 import { HttpServer } from '../http/http-server.js';
 import { RouteTable } from '../http/route-table.js';
 import { isNativeUws } from '../http/uws-app.js';
@@ -48,7 +56,11 @@ export interface HostOptions {
   readonly builtins: Readonly<Record<string, () => Promise<unknown>>>;
   readonly validateResponses: boolean;
   readonly bodyLimitBytes: number;
-  readonly timeouts: { readonly registerMs: number; readonly startMs: number; readonly stopMs: number };
+  readonly timeouts: {
+    readonly registerMs: number;
+    readonly startMs: number;
+    readonly stopMs: number;
+  };
   /** Host-owned routes (system routes), given the running host. */
   readonly systemRoutes: (host: RunningHost) => readonly RouteDefinition[];
   /** Where log lines go (stderr by default). */
@@ -123,26 +135,46 @@ export class HostRuntime implements RunningHost {
     const dataDir = resolve(options.cwd, options.dataDir);
     mkdirSync(dataDir, { recursive: true });
     if (this.nativeUws) this.logger.info('uWebSockets.js: native binary loaded');
-    else this.logger.warn('uWebSockets.js: native binary NOT loaded; running on the slow JavaScript fallback');
+    else
+      this.logger.warn(
+        'uWebSockets.js: native binary NOT loaded; running on the slow JavaScript fallback',
+      );
 
-    const source = await resolveConfigSource({ explicitPath: options.configPath, searchFrom: options.cwd, dataDir, demoPath: options.demoPath });
+    const source = await resolveConfigSource({
+      explicitPath: options.configPath,
+      searchFrom: options.cwd,
+      dataDir,
+      demoPath: options.demoPath,
+    });
     this.configStore = new ConfigStore(source, await readConfigDocument(source, options.demoDir));
     const hostSection = this.configStore.hostSection();
     const api = isJsonObject(hostSection.api_service) ? hostSection.api_service : {};
-    this.sink.setLevel(parseLogLevel(typeof api.log_level === 'string' ? api.log_level : process.env.STACKD_LOG_LEVEL));
-    this.logger.info(`configuration: ${source.readPath}${source.origin === 'demo' ? ' (bundled demo)' : ''}`);
+    this.sink.setLevel(
+      parseLogLevel(
+        typeof api.log_level === 'string' ? api.log_level : process.env.STACKD_LOG_LEVEL,
+      ),
+    );
+    this.logger.info(
+      `configuration: ${source.readPath}${source.origin === 'demo' ? ' (bundled demo)' : ''}`,
+    );
 
     this.registerCore(dataDir);
     for (const route of options.systemRoutes(this)) this.routes.add('host', route);
 
-    const specs = options.plugins ?? configuredPlugins(hostSection) ?? Object.keys(options.builtins);
-    this.plugins = orderPlugins(await loadPlugins(specs, options.builtins, options.cwd), (loaded) => loaded.plugin);
-    for (const { plugin } of this.plugins) this.capabilities.declare(plugin.name, plugin.capabilities ?? []);
+    const specs =
+      options.plugins ?? configuredPlugins(hostSection) ?? Object.keys(options.builtins);
+    this.plugins = orderPlugins(
+      await loadPlugins(specs, options.builtins, options.cwd),
+      (loaded) => loaded.plugin,
+    );
+    for (const { plugin } of this.plugins)
+      this.capabilities.declare(plugin.name, plugin.capabilities ?? []);
     for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
     for (const entry of this.active) await this.startPlugin(entry);
     this.metrics.start();
 
-    const host = options.host ?? (typeof api.host === 'string' && api.host !== '' ? api.host : '127.0.0.1');
+    const host =
+      options.host ?? (typeof api.host === 'string' && api.host !== '' ? api.host : '127.0.0.1');
     const port = options.port ?? (typeof api.port === 'number' ? api.port : 8000);
     this.server = new HttpServer(this.routes, this.streams, this.logger.child('http'));
     this.bindServer(this.server);
@@ -166,7 +198,11 @@ export class HostRuntime implements RunningHost {
     c.register(HostEventBus, { useValue: new HostEventBus(this.logger.child('events')) });
   }
 
-  private async registerPlugin(loaded: LoadedPlugin, dataDir: string, hostSection: Record<string, unknown>): Promise<void> {
+  private async registerPlugin(
+    loaded: LoadedPlugin,
+    dataDir: string,
+    hostSection: Record<string, unknown>,
+  ): Promise<void> {
     const { plugin } = loaded;
     const logger = new ScopedLogger(this.sink, plugin.name);
     const storage = new FolderStorage(dataDir, plugin.name);
@@ -181,9 +217,13 @@ export class HostRuntime implements RunningHost {
     const entry: ActivePlugin = { loaded, scope, storage, tasks, started: false };
     this.active.push(entry);
     try {
-      await runBounded(`plugin '${plugin.name}' register`, this.options.timeouts.registerMs, () => plugin.register(scope as never));
+      await runBounded(`plugin '${plugin.name}' register`, this.options.timeouts.registerMs, () =>
+        plugin.register(scope as never),
+      );
     } catch (error) {
-      throw new Error(`plugin '${plugin.name}' failed to register: ${describeError(error)}`, { cause: error });
+      throw new Error(`plugin '${plugin.name}' failed to register: ${describeError(error)}`, {
+        cause: error,
+      });
     } finally {
       scope.seal();
     }
@@ -196,7 +236,9 @@ export class HostRuntime implements RunningHost {
         await runBounded(`plugin '${name}' start`, this.options.timeouts.startMs, hook);
       }
     } catch (error) {
-      throw new Error(`plugin '${name}' failed to start: ${describeError(error)}`, { cause: error });
+      throw new Error(`plugin '${name}' failed to start: ${describeError(error)}`, {
+        cause: error,
+      });
     }
     entry.started = true;
     this.capabilities.markStarted(name);
@@ -209,14 +251,27 @@ export class HostRuntime implements RunningHost {
     server.bind(
       {
         logger: this.logger.child('http'),
-        authenticate: authenticator === undefined ? null : (token, snapshot) => authenticator.authenticate({ token, ip: snapshot.ip, path: snapshot.path, transport: 'http' }),
+        authenticate:
+          authenticator === undefined
+            ? null
+            : (token, snapshot) =>
+                authenticator.authenticate({
+                  token,
+                  ip: snapshot.ip,
+                  path: snapshot.path,
+                  transport: 'http',
+                }),
         defaultBodyLimit: this.options.bodyLimitBytes,
         validateResponses: validate,
         shutdownSignal: this.shutdown.signal,
       },
       {
         logger: this.logger.child('ws'),
-        authenticate: authenticator === undefined ? null : (token, ip, path) => authenticator.authenticate({ token, ip, path, transport: 'websocket' }),
+        authenticate:
+          authenticator === undefined
+            ? null
+            : (token, ip, path) =>
+                authenticator.authenticate({ token, ip, path, transport: 'websocket' }),
         validateMessages: validate,
       },
     );
@@ -237,13 +292,13 @@ export class HostRuntime implements RunningHost {
       const name = entry.loaded.plugin.name;
       this.capabilities.markStopped(name);
       for (const hook of [...entry.scope.stopHooks].reverse()) {
-        await runBounded(`plugin '${name}' stop`, this.options.timeouts.stopMs, hook).catch((error: unknown) =>
-          this.logger.error(describeError(error)),
+        await runBounded(`plugin '${name}' stop`, this.options.timeouts.stopMs, hook).catch(
+          (error: unknown) => this.logger.error(describeError(error)),
         );
       }
-      await runBounded(`plugin '${name}' background tasks`, this.options.timeouts.stopMs, () => entry.tasks.stop()).catch((error: unknown) =>
-        this.logger.error(describeError(error)),
-      );
+      await runBounded(`plugin '${name}' background tasks`, this.options.timeouts.stopMs, () =>
+        entry.tasks.stop(),
+      ).catch((error: unknown) => this.logger.error(describeError(error)));
       entry.scope.disposeEvents();
       entry.storage.closeAll();
     }
@@ -253,5 +308,7 @@ export class HostRuntime implements RunningHost {
 
 function configuredPlugins(hostSection: Record<string, unknown>): string[] | undefined {
   const value = hostSection.plugins;
-  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
+    ? value
+    : undefined;
 }

@@ -1,7 +1,11 @@
 /** Run a lifecycle step with a time budget; its signal aborts when the budget runs out. */
 
 /** Run `step`; reject naming `label` when it takes longer than `ms`. */
-export async function runBounded<T>(label: string, ms: number, step: (signal: AbortSignal) => Promise<T> | T): Promise<T> {
+export async function runBounded<T>(
+  label: string,
+  ms: number,
+  step: (signal: AbortSignal) => Promise<T> | T,
+): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {

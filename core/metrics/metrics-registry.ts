@@ -4,7 +4,11 @@
  */
 import type { MetricsReader } from '../../sdk/context.js';
 import type { Logger } from '../../sdk/logger.js';
-import type { MetricsCollectorDefinition, MetricsSample, MetricsSnapshot } from '../../sdk/metrics.js';
+import type {
+  MetricsCollectorDefinition,
+  MetricsSample,
+  MetricsSnapshot,
+} from '../../sdk/metrics.js';
 
 const DEFAULT_INTERVAL_MS = 2000;
 
@@ -26,9 +30,13 @@ export class MetricsRegistry implements MetricsReader {
 
   /** Add a collector; names are unique across plugins. */
   add(owner: string, definition: MetricsCollectorDefinition): void {
-    const clash = this.collectors.find((collector) => collector.definition.name === definition.name);
+    const clash = this.collectors.find(
+      (collector) => collector.definition.name === definition.name,
+    );
     if (clash !== undefined) {
-      throw new Error(`metrics collector '${definition.name}' is declared by both plugin '${clash.owner}' and plugin '${owner}'`);
+      throw new Error(
+        `metrics collector '${definition.name}' is declared by both plugin '${clash.owner}' and plugin '${owner}'`,
+      );
     }
     this.collectors.push({ owner, definition });
   }
@@ -78,12 +86,16 @@ export class MetricsRegistry implements MetricsReader {
         try {
           this.samples.set(definition.name, await definition.collect(signal));
         } catch (error) {
-          if (!this.stopping.signal.aborted) this.logger.warn(`collector ${owner}/${definition.name} failed`, { error });
+          if (!this.stopping.signal.aborted)
+            this.logger.warn(`collector ${owner}/${definition.name} failed`, { error });
         }
       }),
     );
     if (this.stopping.signal.aborted) return;
-    this.latestSnapshot = { timestamp: new Date().toISOString(), collectors: Object.fromEntries(this.samples) };
+    this.latestSnapshot = {
+      timestamp: new Date().toISOString(),
+      collectors: Object.fromEntries(this.samples),
+    };
     for (const listener of this.listeners) {
       try {
         listener(this.latestSnapshot);

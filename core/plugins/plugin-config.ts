@@ -8,8 +8,12 @@ export function pluginConfigSlice(plugin: Plugin, hostSection: Record<string, un
   if (plugin.config === undefined) return raw;
   const parsed = compileSchema(plugin.config).parse(raw ?? {});
   if (!parsed.ok) {
-    const field = ['stackd', plugin.name, parsed.failure.field].filter((part) => part !== '').join('.');
-    throw new Error(`invalid configuration for plugin '${plugin.name}' at '${field}': ${parsed.failure.message}`);
+    const field = ['stackd', plugin.name, parsed.failure.field]
+      .filter((part) => part !== '')
+      .join('.');
+    throw new Error(
+      `invalid configuration for plugin '${plugin.name}' at '${field}': ${parsed.failure.message}`,
+    );
   }
   return parsed.value;
 }

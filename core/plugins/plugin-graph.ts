@@ -28,7 +28,8 @@ export function orderPlugins<T>(items: readonly T[], nodeOf: (item: T) => Plugin
       throw new Error(`plugin dependency cycle: ${cycle.join(' → ')}`);
     }
     state.set(plugin.name, 'visiting');
-    for (const dependency of plugin.dependsOn ?? []) visit(byName.get(dependency) as Entry, [...trail, plugin.name]);
+    for (const dependency of plugin.dependsOn ?? [])
+      visit(byName.get(dependency) as Entry, [...trail, plugin.name]);
     state.set(plugin.name, 'done');
     ordered.push(plugin.item);
   };

@@ -30,7 +30,9 @@ export async function loadPlugins(
     const plugin = checkPlugin(spec, moduleValue);
     const clash = loaded.find((entry) => entry.plugin.name === plugin.name);
     if (clash !== undefined) {
-      throw new Error(`plugin name '${plugin.name}' is used by both '${clash.source}' and '${spec}'`);
+      throw new Error(
+        `plugin name '${plugin.name}' is used by both '${clash.source}' and '${spec}'`,
+      );
     }
     loaded.push({ plugin, source: spec, builtin: builtin !== undefined });
   }
@@ -41,7 +43,9 @@ async function importExternal(spec: string, cwd: string): Promise<unknown> {
   try {
     return await import(resolveExternal(spec, cwd));
   } catch (error) {
-    throw new Error(`cannot load plugin '${spec}': ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `cannot load plugin '${spec}': ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -66,7 +70,10 @@ function resolveExternal(spec: string, cwd: string): string {
 function packageEntry(dir: string): string {
   const manifestPath = join(dir, 'package.json');
   if (existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { main?: unknown; exports?: unknown };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      main?: unknown;
+      exports?: unknown;
+    };
     const exported = typeof manifest.exports === 'string' ? manifest.exports : undefined;
     const main = exported ?? (typeof manifest.main === 'string' ? manifest.main : undefined);
     if (main !== undefined) return join(dir, main);
@@ -77,12 +84,20 @@ function packageEntry(dir: string): string {
 function checkPlugin(spec: string, moduleValue: unknown): Plugin {
   const candidate = (moduleValue as { default?: unknown } | null)?.default ?? moduleValue;
   if (!isPlugin(candidate)) {
-    throw new Error(`'${spec}' does not default-export a plugin made with definePlugin() from the stackd sdk`);
+    throw new Error(
+      `'${spec}' does not default-export a plugin made with definePlugin() from the stackd sdk`,
+    );
   }
-  if (!NAME.test(candidate.name)) throw new Error(`plugin '${spec}' has an invalid name '${candidate.name}' (lower-case words with dashes)`);
+  if (!NAME.test(candidate.name))
+    throw new Error(
+      `plugin '${spec}' has an invalid name '${candidate.name}' (lower-case words with dashes)`,
+    );
   if (candidate.apiVersion !== SDK_API_VERSION) {
-    throw new Error(`plugin '${candidate.name}' targets sdk API version ${candidate.apiVersion}; this host speaks version ${SDK_API_VERSION}`);
+    throw new Error(
+      `plugin '${candidate.name}' targets sdk API version ${candidate.apiVersion}; this host speaks version ${SDK_API_VERSION}`,
+    );
   }
-  if (typeof candidate.register !== 'function') throw new Error(`plugin '${candidate.name}' has no register function`);
+  if (typeof candidate.register !== 'function')
+    throw new Error(`plugin '${candidate.name}' has no register function`);
   return candidate;
 }

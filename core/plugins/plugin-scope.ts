@@ -6,7 +6,13 @@
 import 'reflect-metadata';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
-import type { HealthResult, HostInfo, LifecycleHook, MetricsReader, PluginContext } from '../../sdk/context.js';
+import type {
+  HealthResult,
+  HostInfo,
+  LifecycleHook,
+  MetricsReader,
+  PluginContext,
+} from '../../sdk/context.js';
 import type { EventBus } from '../../sdk/events.js';
 import type { RouteDefinition, RouteSchema } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
@@ -16,7 +22,14 @@ import type { ServiceRef } from '../../sdk/services.js';
 import type { StreamDefinition, StreamHandle } from '../../sdk/stream.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ConfigStore } from '../config/config-store.js';
-import { HOST_INFO, PLUGIN, PLUGIN_CONFIG, PLUGIN_LOGGER, PLUGIN_STORAGE, PLUGIN_TASKS } from '../di/tokens.js';
+import {
+  HOST_INFO,
+  PLUGIN,
+  PLUGIN_CONFIG,
+  PLUGIN_LOGGER,
+  PLUGIN_STORAGE,
+  PLUGIN_TASKS,
+} from '../di/tokens.js';
 import { RouteTable } from '../http/route-table.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { HostEventBus } from '../runtime/event-bus.js';
@@ -71,14 +84,18 @@ export class PluginScope implements PluginContext<unknown> {
 
   route<S extends RouteSchema>(definition: RouteDefinition<S>): void {
     this.assertOpen('route');
-    const tagged: RouteDefinition<S> = definition.tags === undefined ? { ...definition, tags: [this.name] } : definition;
-    this.routes.add(this.name, tagged as unknown as RouteDefinition);
-    if (definition.capability !== undefined) this.capabilities.set(this.name, definition.capability, true);
+    const tagged: RouteDefinition<S> =
+      definition.tags === undefined ? { ...definition, tags: [this.name] } : definition;
+    this.routes.add(this.name, tagged);
+    if (definition.capability !== undefined)
+      this.capabilities.set(this.name, definition.capability, true);
   }
 
-  stream<Q extends TObject, M extends TSchema>(definition: StreamDefinition<Q, M>): StreamHandle<Static<Q>, Static<M>> {
+  stream<Q extends TObject, M extends TSchema>(
+    definition: StreamDefinition<Q, M>,
+  ): StreamHandle<Static<Q>, Static<M>> {
     this.assertOpen('stream');
-    return this.streams.register(this.name, definition) as unknown as StreamHandle<Static<Q>, Static<M>>;
+    return this.streams.register(this.name, definition);
   }
 
   metrics(definition: MetricsCollectorDefinition): void {
@@ -103,17 +120,22 @@ export class PluginScope implements PluginContext<unknown> {
 
   use<T>(ref: ServiceRef<T>): T {
     if (ref.owner !== 'core' && !(this.plugin.dependsOn ?? []).includes(ref.owner)) {
-      throw new Error(`plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without listing '${ref.owner}' in dependsOn`);
+      throw new Error(
+        `plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without listing '${ref.owner}' in dependsOn`,
+      );
     }
     const service = this.services.lookup(ref);
-    if (service === undefined) throw new Error(`service '${ref.id}' used by plugin '${this.name}' is not provided`);
+    if (service === undefined)
+      throw new Error(`service '${ref.id}' used by plugin '${this.name}' is not provided`);
     return service;
   }
 
   optional<T>(ref: ServiceRef<T>): T | undefined {
     const declared = [...(this.plugin.dependsOn ?? []), ...(this.plugin.optionalDependsOn ?? [])];
     if (ref.owner !== 'core' && !declared.includes(ref.owner)) {
-      throw new Error(`plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without declaring '${ref.owner}' in dependsOn or optionalDependsOn`);
+      throw new Error(
+        `plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without declaring '${ref.owner}' in dependsOn or optionalDependsOn`,
+      );
     }
     return this.services.lookup(ref);
   }
@@ -129,6 +151,9 @@ export class PluginScope implements PluginContext<unknown> {
   }
 
   private assertOpen(call: string): void {
-    if (this.sealed) throw new Error(`plugin '${this.name}' called ctx.${call}() after register(); declare everything during register`);
+    if (this.sealed)
+      throw new Error(
+        `plugin '${this.name}' called ctx.${call}() after register(); declare everything during register`,
+      );
   }
 }

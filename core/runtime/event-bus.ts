@@ -38,7 +38,10 @@ export class HostEventBus {
     for (const listener of this.listeners.get(name) ?? []) {
       try {
         const result = listener(payload);
-        if (result instanceof Promise) result.catch((error: unknown) => this.logger.error(`listener of ${name} failed`, { error }));
+        if (result instanceof Promise)
+          result.catch((error: unknown) =>
+            this.logger.error(`listener of ${name} failed`, { error }),
+          );
       } catch (error) {
         this.logger.error(`listener of ${name} failed`, { error });
       }

@@ -22,16 +22,24 @@ export class HealthRegistry {
     await Promise.all(
       this.checks.map(async ({ owner, name, check }) => {
         const result = await withTimeout(Promise.resolve().then(check), CHECK_TIMEOUT_MS).catch(
-          (error: unknown): HealthResult => ({ healthy: false, details: error instanceof Error ? error.message : String(error) }),
+          (error: unknown): HealthResult => ({
+            healthy: false,
+            details: error instanceof Error ? error.message : String(error),
+          }),
         );
         if (!result.healthy) problems.push(`${owner}/${name}: ${result.details}`);
       }),
     );
     if (problems.length === 0) return { status: 'healthy' };
     // One line, no control characters, bounded: health output ends up in container logs.
-    const details = problems.sort().join(' | ').replace(/[\u0000-\u001f]+/g, ' ').slice(0, DETAILS_LIMIT);
+    const details = oneLine(problems.sort().join(' | ')).slice(0, DETAILS_LIMIT);
     return { status: 'unhealthy', details };
   }
+}
+
+function oneLine(text: string): string {
+  // Control characters (newlines, NULs) become spaces; health output ends up in container logs.
+  return [...text].map((char) => (char.charCodeAt(0) < 0x20 ? ' ' : char)).join('');
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

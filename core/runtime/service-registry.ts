@@ -8,11 +8,15 @@ export class ServiceRegistry {
   /** Provide a ref; the plugin must own it (or it is an open `core.*` extension point). */
   provide<T>(plugin: string, ref: ServiceRef<T>, implementation: T): void {
     if (ref.owner !== plugin && ref.owner !== 'core') {
-      throw new Error(`plugin '${plugin}' cannot provide service '${ref.id}', which belongs to plugin '${ref.owner}'`);
+      throw new Error(
+        `plugin '${plugin}' cannot provide service '${ref.id}', which belongs to plugin '${ref.owner}'`,
+      );
     }
     const existing = this.services.get(ref.id);
     if (existing !== undefined) {
-      throw new Error(`service '${ref.id}' is provided by both plugin '${existing.provider}' and plugin '${plugin}'`);
+      throw new Error(
+        `service '${ref.id}' is provided by both plugin '${existing.provider}' and plugin '${plugin}'`,
+      );
     }
     this.services.set(ref.id, { provider: plugin, implementation });
   }

@@ -14,7 +14,11 @@ export class PluginTasks implements TaskRunner {
     return this.controller.signal;
   }
 
-  every(name: string, intervalMs: number, fn: (signal: AbortSignal) => Promise<void> | void): TaskHandle {
+  every(
+    name: string,
+    intervalMs: number,
+    fn: (signal: AbortSignal) => Promise<void> | void,
+  ): TaskHandle {
     let cancelled = false;
     let timer: NodeJS.Timeout | undefined;
     const schedule = (): void => {
@@ -22,7 +26,9 @@ export class PluginTasks implements TaskRunner {
       timer = setTimeout(() => {
         if (timer !== undefined) this.timers.delete(timer);
         const run = this.track(Promise.resolve().then(() => fn(this.signal)));
-        run.catch((error: unknown) => this.logger.error(`task ${name} failed`, { error })).finally(schedule);
+        run
+          .catch((error: unknown) => this.logger.error(`task ${name} failed`, { error }))
+          .finally(schedule);
       }, intervalMs);
       timer.unref();
       this.timers.add(timer);

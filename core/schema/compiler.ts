@@ -29,7 +29,10 @@ export class CompiledSchema<T = unknown> {
    * Apply defaults (and, for strings from a URL, type coercion), then check. Returns the value
    * ready for the handler, or the first failure.
    */
-  parse(input: unknown, options: { coerce?: boolean } = {}): { ok: true; value: T } | { ok: false; failure: ValidationFailure } {
+  parse(
+    input: unknown,
+    options: { coerce?: boolean } = {},
+  ): { ok: true; value: T } | { ok: false; failure: ValidationFailure } {
     let value: unknown = input === undefined ? undefined : Value.Clone(input);
     if (options.coerce === true) value = Value.Convert(this.schema, value);
     value = Value.Default(this.schema, value);

@@ -22,7 +22,9 @@ const ERROR_REF = { $ref: '#/components/schemas/ErrorBody' };
 
 /** JSON copy of a TypeBox schema without `$id` (inline schemas must not redefine ids). */
 function plain(schema: TSchema): Json {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value)) as Json;
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
+    key === '$id' ? undefined : value,
+  ) as Json;
 }
 
 function errorResponse(description: string): Json {
@@ -34,7 +36,12 @@ function parametersOf(schema: TSchema | undefined, location: 'path' | 'query'): 
   const properties = (schema.properties ?? {}) as Record<string, TSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => {
-    const parameter: Json = { name, in: location, required: location === 'path' || (required.has(name) && property.default === undefined), schema: plain(property) };
+    const parameter: Json = {
+      name,
+      in: location,
+      required: location === 'path' || (required.has(name) && property.default === undefined),
+      schema: plain(property),
+    };
     if (typeof property.description === 'string') parameter.description = property.description;
     return parameter;
   });
@@ -42,36 +49,58 @@ function parametersOf(schema: TSchema | undefined, location: 'path' | 'query'): 
 
 function aliasNote(path: string): string {
   const aliases = servedPaths(path).filter((alias) => alias !== path && !alias.endsWith('/'));
-  return aliases.length === 0 ? '' : `Also served at ${aliases.map((alias) => `\`${alias}\``).join(', ')}.`;
+  return aliases.length === 0
+    ? ''
+    : `Also served at ${aliases.map((alias) => `\`${alias}\``).join(', ')}.`;
 }
 
 function operationOf(route: RegisteredRoute): Json {
   const { definition } = route;
   const responses: Json = {};
   for (const [status, schema] of responseSchemas(definition)) {
-    responses[String(status)] = { description: status < 300 ? 'Success' : 'Answer', content: { 'application/json': { schema: plain(schema) } } };
+    responses[String(status)] = {
+      description: status < 300 ? 'Success' : 'Answer',
+      content: { 'application/json': { schema: plain(schema) } },
+    };
   }
-  const hasInput = definition.schema.body !== undefined || definition.schema.query !== undefined || definition.schema.params !== undefined;
-  if (hasInput) responses['422'] = errorResponse('Invalid input (schema violation or malformed JSON); `field` names the culprit');
-  if (definition.schema.body !== undefined) responses['413'] = errorResponse('Request body over the size limit');
+  const hasInput =
+    definition.schema.body !== undefined ||
+    definition.schema.query !== undefined ||
+    definition.schema.params !== undefined;
+  if (hasInput)
+    responses['422'] = errorResponse(
+      'Invalid input (schema violation or malformed JSON); `field` names the culprit',
+    );
+  if (definition.schema.body !== undefined)
+    responses['413'] = errorResponse('Request body over the size limit');
   const secured = definition.auth !== 'open';
   if (secured) {
-    responses['401'] = errorResponse('Missing, invalid or expired bearer token (when authentication is enabled)');
+    responses['401'] = errorResponse(
+      'Missing, invalid or expired bearer token (when authentication is enabled)',
+    );
     responses['403'] = errorResponse('Account disabled');
   }
   responses['500'] = errorResponse('Unexpected error; the cause is logged by the host');
   const operation: Json = {
     operationId: `${route.owner}_${definition.method.toLowerCase()}_${definition.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
     summary: definition.summary,
-    description: [definition.description ?? '', aliasNote(definition.path)].filter((part) => part !== '').join('\n\n'),
+    description: [definition.description ?? '', aliasNote(definition.path)]
+      .filter((part) => part !== '')
+      .join('\n\n'),
     tags: definition.tags ?? [route.owner],
-    parameters: [...parametersOf(definition.schema.params, 'path'), ...parametersOf(definition.schema.query, 'query')],
+    parameters: [
+      ...parametersOf(definition.schema.params, 'path'),
+      ...parametersOf(definition.schema.query, 'query'),
+    ],
     responses,
     security: secured ? [{ bearerAuth: [] }] : [],
   };
   if (definition.deprecated === true) operation.deprecated = true;
   if (definition.schema.body !== undefined) {
-    operation.requestBody = { required: true, content: { 'application/json': { schema: plain(definition.schema.body) } } };
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: plain(definition.schema.body) } },
+    };
   }
   return operation;
 }
@@ -81,7 +110,14 @@ function streamOperation(stream: RegisteredStream): Json {
   const secured = definition.auth !== 'open';
   const parameters = parametersOf(definition.query, 'query');
   if (secured) {
-    parameters.push({ name: 'token', in: 'query', required: false, schema: { type: 'string' }, description: 'Access token (required when authentication is enabled); a missing or bad token closes the socket with code 1008.' });
+    parameters.push({
+      name: 'token',
+      in: 'query',
+      required: false,
+      schema: { type: 'string' },
+      description:
+        'Access token (required when authentication is enabled); a missing or bad token closes the socket with code 1008.',
+    });
   }
   return {
     operationId: `${stream.owner}_stream_${definition.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
@@ -90,10 +126,17 @@ function streamOperation(stream: RegisteredStream): Json {
       definition.description ?? '',
       `WebSocket stream. Send \`ping\` (or \`{"type":"ping"}\`) to get \`pong\`. Slow clients: \`${definition.overflow}\` policy.`,
       aliasNote(definition.path),
-    ].filter((part) => part !== '').join('\n\n'),
+    ]
+      .filter((part) => part !== '')
+      .join('\n\n'),
     tags: [stream.owner],
     parameters,
-    responses: { '101': { description: 'Switching Protocols; the server then sends messages of this schema', content: { 'application/json': { schema: plain(definition.message) } } } },
+    responses: {
+      '101': {
+        description: 'Switching Protocols; the server then sends messages of this schema',
+        content: { 'application/json': { schema: plain(definition.message) } },
+      },
+    },
     security: secured ? [{ bearerAuth: [] }] : [],
     'x-websocket': true,
   };
@@ -104,19 +147,29 @@ export function buildOpenApi(input: OpenApiInput): Json {
   const paths: Record<string, Json> = {};
   for (const route of input.routes) {
     const path = toOpenApiPath(route.definition.path);
-    paths[path] = { ...(paths[path] ?? {}), [route.definition.method.toLowerCase()]: operationOf(route) };
+    paths[path] = {
+      ...(paths[path] ?? {}),
+      [route.definition.method.toLowerCase()]: operationOf(route),
+    };
   }
   for (const stream of input.streams) {
-    paths[stream.definition.path] = { ...(paths[stream.definition.path] ?? {}), get: streamOperation(stream) };
+    paths[stream.definition.path] = {
+      ...(paths[stream.definition.path] ?? {}),
+      get: streamOperation(stream),
+    };
   }
   const tagNames = new Set<string>();
-  for (const route of input.routes) for (const tag of route.definition.tags ?? [route.owner]) tagNames.add(tag);
+  for (const route of input.routes)
+    for (const tag of route.definition.tags ?? [route.owner]) tagNames.add(tag);
   for (const stream of input.streams) tagNames.add(stream.owner);
   return {
     openapi: '3.1.0',
     info: { title: input.title, version: input.version, description: input.description },
     servers: [{ url: '/' }],
-    tags: [...tagNames].sort().map((name) => ({ name, description: input.tagDescriptions[name] ?? `Routes of the ${name} plugin` })),
+    tags: [...tagNames].sort().map((name) => ({
+      name,
+      description: input.tagDescriptions[name] ?? `Routes of the ${name} plugin`,
+    })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas: { ErrorBody: plain(ErrorBody) },

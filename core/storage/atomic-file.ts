@@ -22,7 +22,10 @@ export async function writeFileAtomic(
   const directory = dirname(path);
   await mkdir(directory, { recursive: true });
   const mode = options.mode ?? (await existingMode(path)) ?? 0o644;
-  const temp = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(
+    directory,
+    `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+  );
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     await handle.writeFile(data);

@@ -25,7 +25,11 @@ export class FolderStorage implements PluginStorage {
     return target;
   }
 
-  async writeFileAtomic(relativePath: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  async writeFileAtomic(
+    relativePath: string,
+    data: string | Uint8Array,
+    options: { mode?: number } = {},
+  ): Promise<void> {
     await writeFileAtomic(this.path(relativePath), data, options);
   }
 
@@ -43,7 +47,11 @@ export class FolderStorage implements PluginStorage {
     return content === undefined ? undefined : (JSON.parse(content.toString('utf8')) as T);
   }
 
-  async writeJsonAtomic(relativePath: string, value: unknown, options: { mode?: number } = {}): Promise<void> {
+  async writeJsonAtomic(
+    relativePath: string,
+    value: unknown,
+    options: { mode?: number } = {},
+  ): Promise<void> {
     await this.writeFileAtomic(relativePath, `${JSON.stringify(value, null, 2)}\n`, options);
   }
 

@@ -68,7 +68,11 @@ export class OutboundQueue {
 
   /** Called on the socket's drain event: send what the buffer allows. */
   drain(): void {
-    while (!this.closed && this.pending.length > 0 && this.socket.getBufferedAmount() < this.highWater) {
+    while (
+      !this.closed &&
+      this.pending.length > 0 &&
+      this.socket.getBufferedAmount() < this.highWater
+    ) {
       this.transmit(this.pending.shift() as string);
     }
   }

@@ -16,7 +16,8 @@ import { OutboundQueue } from './backpressure.js';
 /** What the hub needs from the host when binding. */
 export interface StreamEnvironment {
   readonly logger: Logger;
-  readonly authenticate: ((token: string | null, ip: string, path: string) => Promise<AuthenticationResult>) | null;
+  readonly authenticate:
+    ((token: string | null, ip: string, path: string) => Promise<AuthenticationResult>) | null;
   /** Validate published messages against the stream's schema (tests). */
   readonly validateMessages: boolean;
 }
@@ -76,7 +77,10 @@ class StreamRuntime implements StreamHandle {
   logger: Logger | undefined;
 
   constructor(readonly registered: RegisteredStream) {
-    this.query = registered.definition.query === undefined ? undefined : compileSchema(registered.definition.query);
+    this.query =
+      registered.definition.query === undefined
+        ? undefined
+        : compileSchema(registered.definition.query);
     this.message = compileSchema(registered.definition.message);
   }
 
@@ -89,7 +93,9 @@ class StreamRuntime implements StreamHandle {
     if (this.validateMessages) {
       const failure = this.message.firstError(message);
       if (failure !== undefined) {
-        this.logger?.error(`stream ${this.registered.definition.path}: message field '${failure.field}' does not match its schema: ${failure.message}`);
+        this.logger?.error(
+          `stream ${this.registered.definition.path}: message field '${failure.field}' does not match its schema: ${failure.message}`,
+        );
         return;
       }
     }
@@ -106,17 +112,26 @@ export class StreamHub {
   private nextClientId = 1;
 
   /** Declare a stream; the handle works once the hub is bound. */
-  register<Q extends TObject>(owner: string, definition: StreamDefinition<Q>): StreamHandle<Static<Q>> {
+  register<Q extends TObject>(
+    owner: string,
+    definition: StreamDefinition<Q>,
+  ): StreamHandle<Static<Q>> {
     const paths = servedPaths(definition.path).filter((path) => !path.endsWith('/'));
     for (const runtime of this.runtimes) {
       const clash = runtime.registered.paths.find((path) => paths.includes(path));
       if (clash !== undefined) {
-        throw new Error(`stream ${definition.path} of plugin '${owner}' collides with ${runtime.registered.definition.path} of plugin '${runtime.registered.owner}'`);
+        throw new Error(
+          `stream ${definition.path} of plugin '${owner}' collides with ${runtime.registered.definition.path} of plugin '${runtime.registered.owner}'`,
+        );
       }
     }
-    const runtime = new StreamRuntime({ owner, definition: definition as unknown as StreamDefinition, paths });
+    const runtime = new StreamRuntime({
+      owner,
+      definition: definition as unknown as StreamDefinition,
+      paths,
+    });
     this.runtimes.push(runtime);
-    return runtime as unknown as StreamHandle<Static<Q>>;
+    return runtime;
   }
 
   /** Declared streams (for OpenAPI). */
@@ -129,7 +144,8 @@ export class StreamHub {
     for (const runtime of this.runtimes) {
       runtime.validateMessages = env.validateMessages;
       runtime.logger = env.logger;
-      for (const path of runtime.registered.paths) app.ws<SocketData>(path, this.behavior(runtime, env));
+      for (const path of runtime.registered.paths)
+        app.ws<SocketData>(path, this.behavior(runtime, env));
     }
   }
 
@@ -205,31 +221,61 @@ export class StreamHub {
     };
   }
 
-  private async prepare(runtime: StreamRuntime, env: StreamEnvironment, rawQuery: string, ip: string, path: string): Promise<SocketData> {
+  private async prepare(
+    runtime: StreamRuntime,
+    env: StreamEnvironment,
+    rawQuery: string,
+    ip: string,
+    path: string,
+  ): Promise<SocketData> {
     const raw = parseQuery(rawQuery, runtime.query?.schema);
     const token = typeof raw.token === 'string' && raw.token.length > 0 ? raw.token : null;
     delete raw.token;
     if (runtime.registered.definition.auth !== 'open' && env.authenticate !== null) {
       const auth = await env.authenticate(token, ip, path);
-      if (!auth.ok) return { query: {}, refusal: { code: 1008, reason: auth.detail.slice(0, 120) }, principal: null };
+      if (!auth.ok)
+        return {
+          query: {},
+          refusal: { code: 1008, reason: auth.detail.slice(0, 120) },
+          principal: null,
+        };
       return this.withQuery(runtime, raw, auth.principal);
     }
     return this.withQuery(runtime, raw, null);
   }
 
-  private withQuery(runtime: StreamRuntime, raw: Record<string, unknown>, principal: SocketData['principal']): SocketData {
+  private withQuery(
+    runtime: StreamRuntime,
+    raw: Record<string, unknown>,
+    principal: SocketData['principal'],
+  ): SocketData {
     if (runtime.query === undefined) return { query: raw, refusal: null, principal };
     const parsed = runtime.query.parse(raw, { coerce: true });
     if (!parsed.ok) {
-      return { query: {}, refusal: { code: 1008, reason: `invalid query '${parsed.failure.field}': ${parsed.failure.message}`.slice(0, 120) }, principal };
+      return {
+        query: {},
+        refusal: {
+          code: 1008,
+          reason: `invalid query '${parsed.failure.field}': ${parsed.failure.message}`.slice(
+            0,
+            120,
+          ),
+        },
+        principal,
+      };
     }
     return { query: parsed.value as Record<string, unknown>, refusal: null, principal };
   }
 
-  private invoke(env: StreamEnvironment, path: string, fn: () => void | Promise<void> | undefined): void {
+  private invoke(
+    env: StreamEnvironment,
+    path: string,
+    fn: () => void | Promise<void> | undefined,
+  ): void {
     try {
       const result = fn();
-      if (result instanceof Promise) result.catch((error: unknown) => env.logger.error(`stream ${path} hook failed`, { error }));
+      if (result instanceof Promise)
+        result.catch((error: unknown) => env.logger.error(`stream ${path} hook failed`, { error }));
     } catch (error) {
       env.logger.error(`stream ${path} hook failed`, { error });
     }

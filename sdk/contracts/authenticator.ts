@@ -17,7 +17,12 @@ export interface AuthenticationRequest {
 /** The authenticator's answer. `principal` is null when authentication is disabled. */
 export type AuthenticationResult =
   | { readonly ok: true; readonly principal: Principal | null }
-  | { readonly ok: false; readonly status: 401 | 403; readonly code: string; readonly detail: string };
+  | {
+      readonly ok: false;
+      readonly status: 401 | 403;
+      readonly code: string;
+      readonly detail: string;
+    };
 
 /** Decides whether a request may proceed. Must not throw; answer `ok: false` instead. */
 export interface Authenticator {
@@ -25,4 +30,7 @@ export interface Authenticator {
 }
 
 /** The open extension point; exactly one plugin may provide it. */
-export const authenticatorRef = createServiceRef<Authenticator>({ id: 'core.authenticator', owner: 'core' });
+export const authenticatorRef = createServiceRef<Authenticator>({
+  id: 'core.authenticator',
+  owner: 'core',
+});

@@ -1,13 +1,16 @@
 /** Wait for a condition instead of sleeping: poll until it holds or the time runs out. */
 
 /** Poll `check` until it returns a truthy value (returned) or throw after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T> | T, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   let lastError: unknown;
   for (;;) {
     try {
       const value = await check();
-      if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
+      if (value !== undefined && value !== null && value !== false) return value;
     } catch (error) {
       lastError = error;
     }

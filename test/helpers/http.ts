@@ -20,7 +20,11 @@ export interface RequestOptions {
 }
 
 /** Send a request and parse the JSON answer (body is the text when not JSON). */
-export async function request<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
+export async function request<T = any>(
+  baseUrl: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) {
@@ -31,7 +35,11 @@ export async function request<T = any>(baseUrl: string, path: string, options: R
     headers['content-type'] = 'application/json';
   }
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  const response = await fetch(new URL(path, baseUrl), { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body: body ?? null });
+  const response = await fetch(new URL(path, baseUrl), {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: body ?? null,
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -61,7 +69,11 @@ export function openSocket(baseUrl: string, pathAndQuery: string): Promise<TestS
   const messages: string[] = [];
   const waiters = new Set<() => void>();
   socket.addEventListener('message', (event) => {
-    messages.push(typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer).toString('utf8'));
+    messages.push(
+      typeof event.data === 'string'
+        ? event.data
+        : Buffer.from(event.data as ArrayBuffer).toString('utf8'),
+    );
     for (const waiter of waiters) waiter();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
@@ -70,7 +82,10 @@ export function openSocket(baseUrl: string, pathAndQuery: string): Promise<TestS
       for (const waiter of waiters) waiter();
     });
   });
-  const next = (predicate: (message: string) => boolean = () => true, timeoutMs = 10_000): Promise<string> =>
+  const next = (
+    predicate: (message: string) => boolean = () => true,
+    timeoutMs = 10_000,
+  ): Promise<string> =>
     new Promise((resolve, reject) => {
       let seen = 0;
       const check = (): void => {
@@ -84,12 +99,18 @@ export function openSocket(baseUrl: string, pathAndQuery: string): Promise<TestS
         }
         if (socket.readyState === WebSocket.CLOSED) {
           cleanup();
-          reject(new Error(`socket closed before a matching message; got ${messages.length} messages`));
+          reject(
+            new Error(`socket closed before a matching message; got ${messages.length} messages`),
+          );
         }
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`no matching message within ${timeoutMs} ms; got: ${messages.slice(-5).join(' | ')}`));
+        reject(
+          new Error(
+            `no matching message within ${timeoutMs} ms; got: ${messages.slice(-5).join(' | ')}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -99,9 +120,17 @@ export function openSocket(baseUrl: string, pathAndQuery: string): Promise<TestS
       check();
     });
   return new Promise((resolve, reject) => {
-    socket.addEventListener('open', () => resolve({ socket, messages, closed, next, close: () => socket.close() }), { once: true });
+    socket.addEventListener(
+      'open',
+      () => resolve({ socket, messages, closed, next, close: () => socket.close() }),
+      { once: true },
+    );
     // A socket the server closes during the handshake still resolves, so tests can read the close code.
-    socket.addEventListener('close', () => resolve({ socket, messages, closed, next, close: () => socket.close() }), { once: true });
+    socket.addEventListener(
+      'close',
+      () => resolve({ socket, messages, closed, next, close: () => socket.close() }),
+      { once: true },
+    );
     socket.addEventListener('error', () => undefined);
     setTimeout(() => reject(new Error(`WebSocket ${url.href} did not open`)), 10_000);
   });

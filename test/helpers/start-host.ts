@@ -49,7 +49,10 @@ export function tempDir(prefix = 'stackd-test-'): string {
 }
 
 /** Write a config document into a fresh temp dir; returns its path. */
-export function writeConfig(config: Record<string, unknown>, dir = tempDir('stackd-config-')): string {
+export function writeConfig(
+  config: Record<string, unknown>,
+  dir = tempDir('stackd-config-'),
+): string {
   const path = join(dir, 'stackd.json');
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   return path;
@@ -58,7 +61,8 @@ export function writeConfig(config: Record<string, unknown>, dir = tempDir('stac
 /** Start the host and wait until it listens. Rejects with the host's output when it fails. */
 export async function startHost(options: StartHostOptions = {}): Promise<RunningHostProcess> {
   const dataDir = options.dataDir ?? tempDir('stackd-data-');
-  const configPath = options.configPath ?? (options.config === undefined ? undefined : writeConfig(options.config));
+  const configPath =
+    options.configPath ?? (options.config === undefined ? undefined : writeConfig(options.config));
   const args = [MAIN_JS, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir];
   if (configPath !== undefined) args.push('--config', configPath);
   if (options.plugins !== undefined) args.push('--plugins', options.plugins.join(','));
@@ -71,10 +75,18 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`host did not listen within ${options.bootTimeoutMs ?? 20_000} ms:\n${output}`)), options.bootTimeoutMs ?? 20_000);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`host did not listen within ${options.bootTimeoutMs ?? 20_000} ms:\n${output}`),
+        ),
+      options.bootTimeoutMs ?? 20_000,
+    );
     const onData = (): void => {
       const match = /stackd listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1] !== undefined) {

@@ -1,0 +1,136 @@
+/**
+ * The authentication mode and user accounts, with SPEC's state rules ("Authentication mode" and
+ * "User account" tables): setup only while no user exists, enable only with users, the last
+ * active user can be neither disabled nor deleted. Throws the sdk's typed errors.
+ */
+import { BadRequestError, NotFoundError, type Logger } from '../../sdk/index.js';
+import type { AuthStateStore } from './auth-state.js';
+import type { PasswordHasher } from './password-hasher.js';
+import type { TokenPair, TokenService } from './token-service.js';
+import type { UserAccount, UserStore } from './user-store.js';
+
+/** The authentication status object of SPEC. */
+export interface AuthStatus {
+  readonly enabled: boolean;
+  readonly has_users: boolean;
+  readonly setup_skipped: boolean;
+}
+
+/** What the account rules need. */
+export interface AccountServiceDeps {
+  readonly users: UserStore;
+  readonly state: AuthStateStore;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  readonly logger: Logger;
+}
+
+function usersExist(): BadRequestError {
+  return new BadRequestError(
+    'AUTH_USERS_EXIST',
+    'Users already exist; sign in with the login endpoint instead',
+  );
+}
+
+function userNotFound(username: string): NotFoundError {
+  return new NotFoundError('AUTH_USER_NOT_FOUND', `User '${username}' not found`);
+}
+
+function lastActiveUser(action: 'disable' | 'delete'): BadRequestError {
+  return new BadRequestError(
+    'AUTH_LAST_ACTIVE_USER',
+    `Cannot ${action} the last active user: nobody could sign in any more`,
+  );
+}
+
+/** Setup, mode switches and user management. */
+export class AccountService {
+  constructor(private readonly deps: AccountServiceDeps) {}
+
+  status(): AuthStatus {
+    const mode = this.deps.state.mode;
+    return {
+      enabled: mode.enabled,
+      has_users: this.deps.users.count() > 0,
+      setup_skipped: mode.setupSkipped,
+    };
+  }
+
+  /** First-run setup: create the first user, turn authentication on, sign the user in. */
+  async setup(username: string, password: string): Promise<TokenPair> {
+    const { users, state, hasher, tokens, logger } = this.deps;
+    if (users.count() > 0) throw usersExist();
+    const hash = await hasher.hash(password);
+    // Checked again after the await: another setup may have finished meanwhile.
+    const user = users.transaction(() => {
+      if (users.count() > 0) throw usersExist();
+      const created = users.insert(username, hash);
+      if (created === undefined) throw usersExist();
+      state.set({ enabled: true, setupSkipped: false });
+      return created;
+    });
+    logger.info('setup complete: first user created, authentication enabled', { username });
+    return tokens.issuePair(user);
+  }
+
+  /** Skip the wizard: authentication off, allowed in any state. */
+  skipSetup(): void {
+    this.deps.state.set({ enabled: false, setupSkipped: true });
+    this.deps.logger.info('authentication setup skipped; authentication disabled');
+  }
+
+  enable(): void {
+    if (this.deps.users.count() === 0)
+      throw new BadRequestError(
+        'AUTH_NO_USERS',
+        'Cannot enable authentication: create a user first',
+      );
+    this.deps.state.set({ enabled: true });
+    this.deps.logger.info('authentication enabled');
+  }
+
+  disable(): void {
+    this.deps.state.set({ enabled: false });
+    this.deps.logger.info('authentication disabled; every endpoint is open');
+  }
+
+  listUsers(): UserAccount[] {
+    return this.deps.users.list();
+  }
+
+  async createUser(username: string, password: string): Promise<UserAccount> {
+    const { users, hasher, logger } = this.deps;
+    const taken = (): BadRequestError =>
+      new BadRequestError('AUTH_USERNAME_TAKEN', `Username '${username}' already exists`);
+    if (users.find(username) !== undefined) throw taken();
+    const created = users.insert(username, await hasher.hash(password));
+    if (created === undefined) throw taken();
+    logger.info('user created', { username });
+    return { username: created.username, disabled: created.disabled };
+  }
+
+  /** Set the disabled flag; never leaves the system without an active user. */
+  setDisabled(username: string, disabled: boolean): UserAccount {
+    const { users, logger } = this.deps;
+    users.transaction(() => {
+      const user = users.find(username);
+      if (user === undefined) throw userNotFound(username);
+      if (disabled && !user.disabled && users.activeCount() <= 1) throw lastActiveUser('disable');
+      users.setDisabled(username, disabled);
+    });
+    logger.info(disabled ? 'user disabled' : 'user enabled', { username });
+    return { username, disabled };
+  }
+
+  /** Delete a user; never the last active one. */
+  deleteUser(username: string): void {
+    const { users, logger } = this.deps;
+    users.transaction(() => {
+      const user = users.find(username);
+      if (user === undefined) throw userNotFound(username);
+      if (!user.disabled && users.activeCount() <= 1) throw lastActiveUser('delete');
+      users.delete(username);
+    });
+    logger.info('user deleted', { username });
+  }
+}

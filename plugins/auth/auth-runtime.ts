@@ -1,0 +1,110 @@
+/**
+ * Builds the plugin's parts once storage may be touched (onStart): the database, the secret, the
+ * stores and the services. Routes and the authenticator reach the parts through this holder; core
+ * binds routes only after every plugin started, so they never see it empty.
+ */
+import {
+  UnavailableError,
+  type AuthenticationRequest,
+  type AuthenticationResult,
+  type Authenticator,
+  type Logger,
+  type PluginStorage,
+} from '../../sdk/index.js';
+import { AccountService } from './account-service.js';
+import { AuthStateStore } from './auth-state.js';
+import type { AuthConfig } from './config.js';
+import { PasswordHasher } from './password-hasher.js';
+import { RateLimiter } from './rate-limiter.js';
+import { loadOrCreateSecret } from './secret-store.js';
+import { SessionService } from './session-service.js';
+import { TokenAuthenticator } from './token-authenticator.js';
+import { TokenService } from './token-service.js';
+import { UserStore } from './user-store.js';
+
+/** File name of the plugin's database inside its storage folder. */
+export const DATABASE_FILE = 'auth.sqlite';
+
+interface Parts {
+  readonly accounts: AccountService;
+  readonly sessions: SessionService;
+  readonly authenticator: TokenAuthenticator;
+}
+
+/** What the runtime needs from the plugin context. */
+export interface AuthRuntimeContext {
+  readonly storage: PluginStorage;
+  readonly logger: Logger;
+  readonly config: AuthConfig;
+}
+
+/** The started plugin, or nothing yet. */
+export class AuthRuntime implements Authenticator {
+  private parts: Parts | undefined;
+
+  constructor(private readonly ctx: AuthRuntimeContext) {}
+
+  async start(): Promise<void> {
+    const { storage, logger, config } = this.ctx;
+    const secret = await loadOrCreateSecret(storage, logger);
+    const db = storage.openDatabase(DATABASE_FILE);
+    const users = new UserStore(db);
+    const state = new AuthStateStore(db);
+    const hasher = new PasswordHasher(config.scrypt_cost_log2);
+    const tokens = new TokenService(secret, {
+      accessTtlSec: config.access_token_ttl_sec,
+      refreshTtlSec: config.refresh_token_ttl_sec,
+    });
+    const limits = config.login_rate_limit;
+    const limiter = new RateLimiter({
+      windowMs: limits.window_sec * 1000,
+      lockoutBaseMs: limits.lockout_base_sec * 1000,
+      lockoutMaxMs: limits.lockout_max_sec * 1000,
+    });
+    this.parts = {
+      accounts: new AccountService({ users, state, hasher, tokens, logger }),
+      sessions: new SessionService({
+        users,
+        state,
+        hasher,
+        tokens,
+        limiter,
+        perUser: { maxFailures: limits.max_failures_per_user },
+        perAddress: { maxFailures: limits.max_failures_per_address },
+        logger,
+      }),
+      authenticator: new TokenAuthenticator(state, users, tokens, logger),
+    };
+    const status = this.parts.accounts.status();
+    logger.info(
+      `authentication ${status.enabled ? 'enabled' : 'disabled'}` +
+        (status.has_users ? '' : ' (no users yet)'),
+    );
+  }
+
+  get accounts(): AccountService {
+    return this.started().accounts;
+  }
+
+  get sessions(): SessionService {
+    return this.started().sessions;
+  }
+
+  /** The `core.authenticator` entry point; refuses (never opens) before start. */
+  authenticate(request: AuthenticationRequest): Promise<AuthenticationResult> {
+    if (this.parts === undefined)
+      return Promise.resolve({
+        ok: false,
+        status: 401,
+        code: 'AUTH_NOT_READY',
+        detail: 'Authentication is starting',
+      });
+    return this.parts.authenticator.authenticate(request);
+  }
+
+  private started(): Parts {
+    if (this.parts === undefined)
+      throw new UnavailableError('AUTH_NOT_READY', 'Authentication is starting');
+    return this.parts;
+  }
+}

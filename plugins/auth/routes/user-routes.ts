@@ -1,0 +1,75 @@
+/**
+ * User management (SPEC "User account" table). Needs a token while authentication is enabled;
+ * open while it is disabled (DECISIONS #8).
+ */
+import { MessageBody, reply } from '../../../sdk/index.js';
+import {
+  CreateUserResponse,
+  Credentials,
+  Errors,
+  UpdateUserRequest,
+  UpdateUserResponse,
+  UserListResponse,
+  UsernameParams,
+} from '../schemas.js';
+import { AUTH_TAGS, type AuthRouteDeps } from './route-context.js';
+
+export function registerUserRoutes({ ctx, runtime }: AuthRouteDeps): void {
+  ctx.route({
+    method: 'GET',
+    path: '/api/auth/users',
+    tags: AUTH_TAGS,
+    summary: 'List users',
+    schema: { response: UserListResponse },
+    handler: () => ({ users: runtime.accounts.listUsers() }),
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/auth/users',
+    tags: AUTH_TAGS,
+    summary: 'Create a user',
+    description: '400 when the username exists; 422 for a bad username or password format.',
+    schema: {
+      body: Credentials,
+      response: { 200: CreateUserResponse, ...Errors.badRequest },
+    },
+    handler: async (request) => {
+      const user = await runtime.accounts.createUser(request.body.username, request.body.password);
+      return { message: 'User created successfully', username: user.username };
+    },
+  });
+
+  ctx.route({
+    method: 'PUT',
+    path: '/api/auth/users/:username',
+    tags: AUTH_TAGS,
+    summary: 'Disable or re-enable a user',
+    description: '400 when it would disable the last active user; 404 for an unknown user.',
+    schema: {
+      params: UsernameParams,
+      body: UpdateUserRequest,
+      response: { 200: UpdateUserResponse, ...Errors.badRequest, ...Errors.notFound },
+    },
+    handler: (request) => {
+      const user = runtime.accounts.setDisabled(request.params.username, request.body.disabled);
+      return { message: 'User updated successfully', ...user };
+    },
+  });
+
+  ctx.route({
+    method: 'DELETE',
+    path: '/api/auth/users/:username',
+    tags: AUTH_TAGS,
+    summary: 'Delete a user',
+    description: '400 for the last active user; 404 for an unknown user.',
+    schema: {
+      params: UsernameParams,
+      response: { 200: MessageBody, ...Errors.badRequest, ...Errors.notFound },
+    },
+    handler: (request) => {
+      runtime.accounts.deleteUser(request.params.username);
+      return reply(200, { message: 'User deleted successfully' });
+    },
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * Wire shapes of the auth routes (SPEC "Authentication", DECISIONS #6–8), snake_case as in SPEC.
+ * Format rules live here so core's validation answers 422 naming the field.
+ */
+import { ErrorBody, Type, type Static } from '../../sdk/index.js';
+
+/** Longest accepted username (SPEC leaves it open; DECISIONS #6 asks us to choose). */
+export const USERNAME_MAX_LENGTH = 64;
+
+export const Username = Type.String({
+  minLength: 3,
+  maxLength: USERNAME_MAX_LENGTH,
+  pattern: '^[A-Za-z0-9_.-]+$',
+  description: `3–${USERNAME_MAX_LENGTH} characters of A–Z, a–z, 0–9, '_', '.', '-'; case-sensitive.`,
+});
+
+export const Password = Type.String({
+  minLength: 8,
+  maxLength: 72,
+  writeOnly: true,
+  description: '8–72 characters. Stored as a salted scrypt hash; never returned or logged.',
+});
+
+export const Credentials = Type.Object({ username: Username, password: Password });
+export type Credentials = Static<typeof Credentials>;
+
+export const AuthStatusBody = Type.Object({
+  enabled: Type.Boolean({ description: 'Authentication currently required.' }),
+  has_users: Type.Boolean({ description: 'Any user account exists.' }),
+  setup_skipped: Type.Boolean({ description: 'The initial setup was skipped.' }),
+});
+
+export const TokenPairBody = Type.Object({
+  access_token: Type.String({ description: 'JWT (HS256), `type: access`.' }),
+  refresh_token: Type.String({ description: 'JWT (HS256), `type: refresh`.' }),
+  token_type: Type.Literal('bearer'),
+});
+
+export const SetupResponse = Type.Object({
+  message: Type.String(),
+  access_token: Type.String(),
+  refresh_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+});
+
+export const RefreshRequest = Type.Object({
+  refresh_token: Type.String({
+    minLength: 1,
+    description: 'A refresh token from login, setup or refresh.',
+  }),
+});
+
+const TokenField = Type.String({ minLength: 1, description: 'An access token.' });
+
+/** Verify takes the token in the body (SPEC) or, as the reference did, in the query string. */
+export const VerifyRequest = Type.Object({ token: Type.Optional(TokenField) });
+export const VerifyQuery = Type.Object({ token: Type.Optional(TokenField) });
+
+export const VerifyResponse = Type.Object({
+  valid: Type.Boolean(),
+  username: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const UserAccountBody = Type.Object({
+  username: Type.String(),
+  disabled: Type.Boolean({ description: 'Account disabled.' }),
+});
+
+export const UserListResponse = Type.Object({ users: Type.Array(UserAccountBody) });
+
+export const CreateUserResponse = Type.Object({ message: Type.String(), username: Type.String() });
+
+export const UsernameParams = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 256 }),
+});
+
+export const UpdateUserRequest = Type.Object({ disabled: Type.Boolean() });
+
+export const UpdateUserResponse = Type.Object({
+  message: Type.String(),
+  username: Type.String(),
+  disabled: Type.Boolean(),
+});
+
+/** Error answers documented per route (core adds 401/403/413/422/500 itself). */
+export const Errors = {
+  badRequest: { 400: ErrorBody },
+  unauthorized: { 401: ErrorBody },
+  forbidden: { 403: ErrorBody },
+  notFound: { 404: ErrorBody },
+  tooMany: { 429: ErrorBody },
+} as const;

@@ -1,0 +1,108 @@
+/**
+ * JWT access and refresh tokens (DECISIONS #7): HS256 through jose, claims `sub` (username),
+ * `exp`, `iat`, `jti`, `type` (`access` | `refresh`) and `uid`, the id of the user row the token
+ * was issued to, so a user deleted and created again under the same name does not inherit the
+ * old tokens. Only HS256 verifies; expiry has no leeway.
+ */
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+
+/** Which kind of token; a refresh token is never accepted where an access token is needed. */
+export type TokenType = 'access' | 'refresh';
+
+/** The claims this service signs and checks. */
+export interface TokenClaims {
+  readonly sub: string;
+  readonly uid: string;
+  readonly type: TokenType;
+  readonly iat: number;
+  readonly exp: number;
+  readonly jti: string;
+}
+
+/** The user a token is issued to. */
+export interface TokenSubject {
+  readonly username: string;
+  readonly uid: string;
+}
+
+/** A signed access + refresh pair. */
+export interface TokenPair {
+  readonly access_token: string;
+  readonly refresh_token: string;
+  readonly token_type: 'bearer';
+}
+
+/** Result of {@link TokenService.verify}. */
+export type TokenCheck =
+  | { readonly ok: true; readonly claims: TokenClaims }
+  | { readonly ok: false; readonly reason: string };
+
+/** Lifetimes and the clock (injectable for tests). */
+export interface TokenServiceOptions {
+  readonly accessTtlSec: number;
+  readonly refreshTtlSec: number;
+  /** Milliseconds since the epoch. */
+  readonly now?: () => number;
+}
+
+const ALGORITHM = 'HS256';
+
+/** Issues and verifies tokens with one secret key (imported once). */
+export class TokenService {
+  private readonly key: KeyObject;
+  private readonly now: () => number;
+
+  constructor(
+    secret: Uint8Array,
+    private readonly options: TokenServiceOptions,
+  ) {
+    this.key = createSecretKey(secret);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A fresh access + refresh pair for `subject`. */
+  async issuePair(subject: TokenSubject): Promise<TokenPair> {
+    const [access, refresh] = await Promise.all([
+      this.sign(subject, 'access', this.options.accessTtlSec),
+      this.sign(subject, 'refresh', this.options.refreshTtlSec),
+    ]);
+    return { access_token: access, refresh_token: refresh, token_type: 'bearer' };
+  }
+
+  /** Check signature, expiry, the claim set and the expected type. Never throws. */
+  async verify(token: string, expected: TokenType): Promise<TokenCheck> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        currentDate: new Date(this.now()),
+        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      });
+      const { sub, uid, type, iat, exp, jti } = payload as Record<string, unknown>;
+      if (type !== expected) return { ok: false, reason: `not an ${expected} token` };
+      if (
+        typeof sub !== 'string' ||
+        typeof uid !== 'string' ||
+        typeof iat !== 'number' ||
+        typeof exp !== 'number' ||
+        typeof jti !== 'string'
+      ) {
+        return { ok: false, reason: 'malformed claims' };
+      }
+      return { ok: true, claims: { sub, uid, type: expected, iat, exp, jti } };
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : 'invalid token' };
+    }
+  }
+
+  private sign(subject: TokenSubject, type: TokenType, ttlSec: number): Promise<string> {
+    const issuedAt = Math.floor(this.now() / 1000);
+    return new SignJWT({ type, uid: subject.uid })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(subject.username)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + ttlSec)
+      .setJti(randomUUID())
+      .sign(this.key);
+  }
+}

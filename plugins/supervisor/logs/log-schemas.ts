@@ -1,0 +1,97 @@
+/** Wire schemas of GET /logs and /ws/logs (SPEC "Logs", "Log chunk"; reference §2.17). */
+import { Type, type Static } from '../../../sdk/index.js';
+
+/** Default, minimum and maximum of `tail_bytes` (reference §2.17). */
+export const TAIL_BYTES = { default: 131_072, minimum: 1024, maximum: 8_388_608 } as const;
+
+/** Query of GET /logs: the current generation and the earlier one share the path. */
+export const LogsQuery = Type.Object({
+  process_name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'The process whose log to read. Required by the current protocol; optional in this ' +
+        'schema only because the earlier-generation form (`name`) shares the path.',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'The cursor of the previous answer; omit on the first request.',
+    }),
+  ),
+  tail_bytes: Type.Integer({
+    ...TAIL_BYTES,
+    description: 'Bytes read from the end when starting over (no cursor, rotation, or backlog).',
+  }),
+  file_id: Type.Optional(
+    Type.String({
+      maxLength: 128,
+      description:
+        'The file_id of the previous answer: when the file now has another identity it was ' +
+        'rotated, and the answer starts over (reset true).',
+    }),
+  ),
+  name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Earlier generation (deprecated): the process name.',
+    }),
+  ),
+  lines: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 100,
+    description: 'Earlier generation (deprecated): how many of the last lines to return.',
+  }),
+  level: Type.Optional(
+    Type.String({
+      description:
+        'Earlier generation (deprecated): keep only lines containing this text (case-insensitive).',
+    }),
+  ),
+});
+/** Type of {@link LogsQuery}. */
+export type LogsQuery = Static<typeof LogsQuery>;
+
+/** The log chunk (SPEC "Log chunk"), plus the reference's size and file_id. */
+export const LogChunkBody = Type.Object(
+  {
+    process_name: Type.String(),
+    cursor: Type.Integer({ minimum: 0, description: 'Byte offset after the last complete line.' }),
+    chunk: Type.String({ description: 'Complete, redacted lines.' }),
+    reset: Type.Boolean({
+      description: 'True: replace the buffer with chunk. False: append chunk to it.',
+    }),
+    log: Type.String({ description: 'The same text as chunk (kept for older clients).' }),
+    size: Type.Integer({ minimum: 0, description: 'File size when it was read.' }),
+    file_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'Identity of the file read; pass it back to detect rotation. Null: no file.',
+    }),
+  },
+  { title: 'LogChunk' },
+);
+/** Type of {@link LogChunkBody}. */
+export type LogChunkBody = Static<typeof LogChunkBody>;
+
+/** The earlier-generation answer: the last lines, oldest first. */
+export const LogLinesBody = Type.Array(Type.String(), { title: 'LogLines (deprecated)' });
+
+/** Query of /ws/logs. */
+export const LogStreamQuery = Type.Object({
+  process_name: Type.Optional(
+    Type.String({ minLength: 1, description: 'Only this process; all processes when absent.' }),
+  ),
+});
+
+/** One /ws/logs frame: the lines of one read batch of one process. */
+export const LogStreamMessage = Type.Object(
+  {
+    type: Type.Literal('logs'),
+    process_name: Type.String(),
+    lines: Type.Array(Type.String(), { description: 'Complete, redacted lines, oldest first.' }),
+  },
+  { title: 'LogStreamFrame' },
+);
+/** Type of {@link LogStreamMessage}. */
+export type LogStreamMessage = Static<typeof LogStreamMessage>;

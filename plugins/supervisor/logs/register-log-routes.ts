@@ -1,0 +1,121 @@
+/** GET /logs (cursor protocol and the earlier-generation line list) and the /ws/logs stream. */
+import { InputError, NotFoundError, Type, type PluginContext } from '../../../sdk/index.js';
+import { readLogChunk } from './log-cursor.js';
+import type { LogLineBus } from './log-line-bus.js';
+import {
+  LogChunkBody,
+  LogLinesBody,
+  LogStreamMessage,
+  LogStreamQuery,
+  LogsQuery,
+} from './log-schemas.js';
+import { readLastLines } from './log-tail-lines.js';
+
+/** A process's log file as the supervisor knows it: the canonical name and the file, if any. */
+export interface ResolvedLogFile {
+  readonly processName: string;
+  readonly file: string | null;
+}
+
+/** What the log routes need from the supervisor. */
+export interface LogRouteDeps {
+  readonly bus: LogLineBus;
+  /** The process a request names (any accepted spelling), or undefined when it is unknown. */
+  resolveLogFile(processName: string): ResolvedLogFile | undefined;
+}
+
+const LOGS_DESCRIPTION = [
+  'Current generation (`process_name` given): the log chunk of the cursor protocol. The first',
+  'request omits `cursor` and gets the last `tail_bytes` as complete lines with `reset: true`.',
+  'Later requests pass the returned `cursor` (and `file_id`) and get only the new complete lines',
+  'with `reset: false`. The answer starts over (`reset: true`, the last `tail_bytes`) when the',
+  'file was rotated (another `file_id`), the cursor is past its end, or more than `tail_bytes`',
+  'arrived since. A trailing partial line waits for its newline. Lines are redacted. A process',
+  'without a log file yet gives an empty chunk with `reset: true`.',
+  '',
+  'Earlier generation (deprecated; `name` given and `process_name` absent): an array of the last',
+  '`lines` log lines, filtered by the `level` text. Both generations share this one path, so one',
+  'route serves both; `process_name` wins when both are given.',
+].join('\n');
+
+function resolveOrThrow(deps: LogRouteDeps, name: string, field: string): ResolvedLogFile {
+  const resolved = deps.resolveLogFile(name);
+  if (resolved === undefined)
+    throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${name}' not found`, { field });
+  return resolved;
+}
+
+/** Declare GET /logs and /ws/logs. */
+export function registerLogRoutes(ctx: PluginContext<unknown>, deps: LogRouteDeps): void {
+  ctx.route({
+    method: 'GET',
+    path: '/logs',
+    summary: 'Read a process log (cursor protocol; earlier-generation line list)',
+    description: LOGS_DESCRIPTION,
+    tags: ['logs'],
+    schema: {
+      query: LogsQuery,
+      response: Type.Union([LogChunkBody, LogLinesBody]),
+    },
+    handler: async ({ query }) => {
+      if (query.process_name !== undefined) {
+        const { processName, file } = resolveOrThrow(deps, query.process_name, 'process_name');
+        const read = await readLogChunk(file, {
+          tailBytes: query.tail_bytes,
+          ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+          ...(query.file_id === undefined ? {} : { fileId: query.file_id }),
+        });
+        return { process_name: processName, ...read, log: read.chunk };
+      }
+      if (query.name !== undefined) {
+        const { file } = resolveOrThrow(deps, query.name, 'name');
+        return readLastLines(file, {
+          lines: query.lines,
+          ...(query.level === undefined ? {} : { level: query.level }),
+        });
+      }
+      throw new InputError('LOGS_PROCESS_NAME_REQUIRED', 'process_name is required', {
+        field: 'process_name',
+      });
+    },
+  });
+
+  // Each client's filter is resolved once at connect (any accepted spelling → the canonical name).
+  const filters = new Map<number, string>();
+  const stream = ctx.stream({
+    path: '/ws/logs',
+    summary: 'Live log lines of every process (or one)',
+    description:
+      'One frame per read batch of a process: `{type: "logs", process_name, lines}`; lines are ' +
+      'redacted. No replay: use GET /logs for history. A slow client loses its oldest frames. ' +
+      'The text `ping` (or `{"type":"ping"}`) is answered with `pong`.',
+    query: LogStreamQuery,
+    message: LogStreamMessage,
+    overflow: 'drop-oldest',
+    onOpen: (client) => {
+      const wanted = client.query.process_name;
+      if (wanted !== undefined)
+        filters.set(client.id, deps.resolveLogFile(wanted)?.processName ?? wanted);
+    },
+    onClose: (client) => {
+      filters.delete(client.id);
+    },
+  });
+
+  let unsubscribe: (() => void) | undefined;
+  ctx.onStart(() => {
+    unsubscribe = deps.bus.subscribe((batch) => {
+      if (stream.clientCount === 0) return;
+      stream.publish(
+        { type: 'logs', process_name: batch.process_name, lines: [...batch.lines] },
+        (client) => {
+          const wanted = filters.get(client.id);
+          return wanted === undefined || wanted === batch.process_name;
+        },
+      );
+    });
+  });
+  ctx.onStop(() => {
+    unsubscribe?.();
+  });
+}

@@ -1,0 +1,137 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { LogLineBus, type LogLineBatch } from '../../../../plugins/supervisor/logs/log-line-bus.js';
+import { ProcessLogWriter } from '../../../../plugins/supervisor/logs/log-writer.js';
+
+function setup(options: { maxBytes?: number; keep?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'stackd-writer-'));
+  const file = join(dir, 'nested', 'logs', 'web.log');
+  const bus = new LogLineBus();
+  const batches: LogLineBatch[] = [];
+  bus.subscribe((batch) => batches.push(batch));
+  const writer = new ProcessLogWriter({
+    file,
+    maxBytes: options.maxBytes ?? 1024 * 1024,
+    keep: options.keep ?? 2,
+    processName: 'Web',
+    bus,
+  });
+  return { dir, file, bus, batches, writer };
+}
+
+test('complete lines are written and published as one batch per write', async (t) => {
+  const { file, batches, writer } = setup();
+  writer.write(Buffer.from('one\ntwo\nthr'), 'stdout');
+  t.is(readFileSync(file, 'utf8'), 'one\ntwo\n');
+  t.deepEqual(batches, [{ process_name: 'Web', lines: ['one', 'two'] }]);
+  writer.write(Buffer.from('ee\r\n'), 'stdout');
+  t.is(readFileSync(file, 'utf8'), 'one\ntwo\nthree\n');
+  t.deepEqual(batches[1]?.lines, ['three']);
+  await writer.close();
+});
+
+test('stdout and stderr keep their own partial lines; flush writes them', async (t) => {
+  const { file, batches, writer } = setup();
+  writer.write(Buffer.from('out-start '), 'stdout');
+  writer.write(Buffer.from('err line\nerr-part'), 'stderr');
+  writer.write(Buffer.from('out-end\n'), 'stdout');
+  t.is(readFileSync(file, 'utf8'), 'err line\nout-start out-end\n');
+  writer.flush();
+  t.is(readFileSync(file, 'utf8'), 'err line\nout-start out-end\nerr-part\n');
+  t.is(batches.length, 3);
+  await writer.close();
+});
+
+test('a multi-byte character split across chunks stays whole', async (t) => {
+  const { file, writer } = setup();
+  const bytes = Buffer.from('✓ ok\n');
+  writer.write(bytes.subarray(0, 1), 'stdout');
+  writer.write(bytes.subarray(1), 'stdout');
+  t.is(readFileSync(file, 'utf8'), '✓ ok\n');
+  await writer.close();
+});
+
+test('secrets are redacted in the file and on the bus', async (t) => {
+  const { file, batches, writer } = setup();
+  writer.write(Buffer.from('connecting with api_key=planted-secret-123\n'), 'stderr');
+  t.false(readFileSync(file, 'utf8').includes('planted-secret-123'));
+  t.deepEqual(batches[0]?.lines, ['connecting with api_key=[REDACTED]']);
+  await writer.close();
+});
+
+test('rotation keeps exactly N older files, newest in file.1', async (t) => {
+  const { file, writer } = setup({ maxBytes: 100, keep: 2 });
+  for (let index = 0; index < 10; index += 1)
+    writer.write(Buffer.from(`${String(index).repeat(59)}\n`), 'stdout');
+  await writer.close();
+  const names = readdirSync(join(file, '..')).sort();
+  t.deepEqual(names, ['web.log', 'web.log.1', 'web.log.2']);
+  t.is(readFileSync(file, 'utf8'), `${'9'.repeat(59)}\n`);
+  t.is(readFileSync(`${file}.1`, 'utf8'), `${'8'.repeat(59)}\n`);
+  t.is(readFileSync(`${file}.2`, 'utf8'), `${'7'.repeat(59)}\n`);
+});
+
+test('rotation with keep 0 starts a fresh file and keeps none', async (t) => {
+  const { file, writer } = setup({ maxBytes: 10, keep: 0 });
+  writer.write(Buffer.from('first line\n'), 'stdout');
+  writer.write(Buffer.from('second line\n'), 'stdout');
+  await writer.close();
+  t.is(readFileSync(file, 'utf8'), 'second line\n');
+  t.false(existsSync(`${file}.1`));
+});
+
+test('an existing file is appended to and its size counts toward rotation', async (t) => {
+  const { file, writer } = setup({ maxBytes: 30, keep: 1 });
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, 'x'.repeat(25) + '\n');
+  writer.write(Buffer.from('new line\n'), 'stdout');
+  await writer.close();
+  t.is(readFileSync(`${file}.1`, 'utf8'), `${'x'.repeat(25)}\n`);
+  t.is(readFileSync(file, 'utf8'), 'new line\n');
+});
+
+test('a very long partial line is written once it passes maxLineBytes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'stackd-writer-'));
+  const file = join(dir, 'a.log');
+  const writer = new ProcessLogWriter({
+    file,
+    maxBytes: 1024 * 1024,
+    keep: 1,
+    processName: 'A',
+    bus: new LogLineBus(),
+    maxLineBytes: 16,
+  });
+  writer.write(Buffer.from('x'.repeat(20)), 'stdout');
+  t.is(readFileSync(file, 'utf8'), `${'x'.repeat(20)}\n`);
+  await writer.close();
+});
+
+test('after close, writes are ignored and pending lines were flushed', async (t) => {
+  const { file, writer } = setup();
+  writer.write(Buffer.from('tail without newline'), 'stdout');
+  await writer.close();
+  writer.write(Buffer.from('late\n'), 'stdout');
+  t.is(readFileSync(file, 'utf8'), 'tail without newline\n');
+});
+
+test('a throwing bus listener does not stop the writer or other listeners', async (t) => {
+  const errors: unknown[] = [];
+  const bus = new LogLineBus({ onListenerError: (error) => errors.push(error) });
+  const seen: string[] = [];
+  bus.subscribe(() => {
+    throw new Error('listener broke');
+  });
+  const unsubscribe = bus.subscribe((batch) => seen.push(...batch.lines));
+  const file = join(mkdtempSync(join(tmpdir(), 'stackd-writer-')), 'b.log');
+  const writer = new ProcessLogWriter({ file, maxBytes: 1000, keep: 1, processName: 'B', bus });
+  writer.write(Buffer.from('hello\n'), 'stdout');
+  unsubscribe();
+  writer.write(Buffer.from('after\n'), 'stdout');
+  await writer.close();
+  t.deepEqual(seen, ['hello']);
+  t.is(errors.length, 2);
+  t.is(readFileSync(file, 'utf8'), 'hello\nafter\n');
+});

@@ -1,0 +1,35 @@
+/** Stores the latest snapshot every history interval and prunes on a slower schedule. */
+import type { Logger } from '../../../sdk/index.js';
+import type { MetricsSnapshotView } from '../../../sdk/contracts/metrics-feed.js';
+import type { MetricsHistoryStore, RetentionPolicy } from './history-store.js';
+
+/** Pruning runs at most this often, and whenever the store grows past its size limit. */
+export const PRUNE_EVERY_MS = 5 * 60_000;
+
+/** Records snapshots into the store. */
+export class HistoryRecorder {
+  private lastRecorded: string | undefined;
+  private lastPruned = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly store: MetricsHistoryStore,
+    private readonly policy: RetentionPolicy,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Store `snapshot` unless it was stored already (no new tick since); prune when due. */
+  record(snapshot: MetricsSnapshotView | null, now = Date.now()): boolean {
+    let stored = false;
+    if (snapshot !== null && snapshot.timestamp !== this.lastRecorded) {
+      this.store.append(snapshot);
+      this.lastRecorded = snapshot.timestamp;
+      stored = true;
+    }
+    if (now - this.lastPruned >= PRUNE_EVERY_MS || this.store.trackedBytes > this.policy.maxBytes) {
+      this.lastPruned = now;
+      const deleted = this.store.prune(this.policy, now);
+      if (deleted > 0) this.logger.debug(`metrics history: pruned ${deleted} snapshots`);
+    }
+    return stored;
+  }
+}

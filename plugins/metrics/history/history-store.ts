@@ -1,0 +1,124 @@
+/**
+ * Stored snapshots in SQLite: each row keeps the whole snapshot (deflated JSON, for history
+ * reads) and its compact series numbers (for series reads). Retention by age and by stored size.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Database } from '../../../sdk/index.js';
+import type {
+  MetricsHistoryPage,
+  MetricsSnapshotView,
+} from '../../../sdk/contracts/metrics-feed.js';
+import { toSeriesRow, type SeriesRow } from './series-row.js';
+
+/** A history read window (epoch milliseconds). */
+export interface HistoryWindow {
+  readonly sinceMs: number;
+  readonly untilMs: number;
+}
+
+/** Retention limits. */
+export interface RetentionPolicy {
+  readonly maxAgeMs: number;
+  readonly maxBytes: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS metrics_snapshots (
+  timestamp_ms INTEGER PRIMARY KEY,
+  payload BLOB NOT NULL,
+  series TEXT NOT NULL,
+  stored_size INTEGER NOT NULL
+);`;
+
+/** Rows deleted per statement when pruning by size (keeps each transaction short). */
+const PRUNE_BATCH = 1000;
+
+/** The SQLite snapshot store. Calls are synchronous (node-sqlite3-wasm). */
+export class MetricsHistoryStore {
+  private storedBytes: number;
+
+  constructor(private readonly db: Database) {
+    db.exec(SCHEMA);
+    this.storedBytes = this.sumStoredBytes();
+  }
+
+  /** Store a snapshot (a second one with the same timestamp replaces the first). */
+  append(snapshot: MetricsSnapshotView): void {
+    const at = Date.parse(snapshot.timestamp);
+    const payload = deflateRawSync(JSON.stringify(snapshot));
+    const series = JSON.stringify(toSeriesRow(snapshot));
+    const size = payload.byteLength + Buffer.byteLength(series);
+    const replaced = this.db.get<{ stored_size: number }>(
+      'SELECT stored_size FROM metrics_snapshots WHERE timestamp_ms = ?',
+      [at],
+    );
+    this.db.run(
+      'INSERT OR REPLACE INTO metrics_snapshots (timestamp_ms, payload, series, stored_size) VALUES (?, ?, ?, ?)',
+      [at, new Uint8Array(payload), series, size],
+    );
+    this.storedBytes += size - (replaced?.stored_size ?? 0);
+  }
+
+  /** The latest `limit` snapshots in the window, oldest first; truncated when more matched. */
+  read(window: HistoryWindow, limit: number): MetricsHistoryPage {
+    const rows = this.db.all<{ payload: Uint8Array }>(
+      'SELECT payload FROM metrics_snapshots WHERE timestamp_ms >= ? AND timestamp_ms <= ? ORDER BY timestamp_ms DESC LIMIT ?',
+      [window.sinceMs, window.untilMs, limit + 1],
+    );
+    const truncated = rows.length > limit;
+    const items = rows
+      .slice(0, limit)
+      .reverse()
+      .map(
+        (row) => JSON.parse(inflateRawSync(row.payload).toString('utf8')) as MetricsSnapshotView,
+      );
+    return { items, truncated };
+  }
+
+  /** The compact series rows of the window, oldest first, with their epoch-second times. */
+  seriesRows(window: HistoryWindow): { at: number; row: SeriesRow }[] {
+    return this.db
+      .all<{ timestamp_ms: number; series: string }>(
+        'SELECT timestamp_ms, series FROM metrics_snapshots WHERE timestamp_ms >= ? AND timestamp_ms <= ? ORDER BY timestamp_ms',
+        [window.sinceMs, window.untilMs],
+      )
+      .map((row) => ({ at: row.timestamp_ms / 1000, row: JSON.parse(row.series) as SeriesRow }));
+  }
+
+  /** Delete snapshots older than the age limit, then the oldest until under the size limit. */
+  prune(policy: RetentionPolicy, now = Date.now()): number {
+    let deleted = this.db.run('DELETE FROM metrics_snapshots WHERE timestamp_ms < ?', [
+      now - policy.maxAgeMs,
+    ]).changes;
+    if (deleted > 0) this.storedBytes = this.sumStoredBytes();
+    while (this.storedBytes > policy.maxBytes) {
+      const stats = this.stats();
+      if (stats.samples === 0) break;
+      const average = stats.stored_bytes / stats.samples;
+      const excess = Math.ceil((this.storedBytes - policy.maxBytes) / Math.max(1, average));
+      deleted += this.db.run(
+        'DELETE FROM metrics_snapshots WHERE timestamp_ms IN (SELECT timestamp_ms FROM metrics_snapshots ORDER BY timestamp_ms LIMIT ?)',
+        [Math.min(PRUNE_BATCH, Math.max(1, excess))],
+      ).changes;
+      this.storedBytes = this.sumStoredBytes();
+    }
+    return deleted;
+  }
+
+  /** Row count and stored (compressed payload + series) bytes. */
+  stats(): { samples: number; stored_bytes: number } {
+    const row = this.db.get<{ samples: number; bytes: number | null }>(
+      'SELECT COUNT(*) AS samples, SUM(stored_size) AS bytes FROM metrics_snapshots',
+    );
+    return { samples: Number(row?.samples ?? 0), stored_bytes: Number(row?.bytes ?? 0) };
+  }
+
+  /** Stored bytes as tracked (cheap; no query). */
+  get trackedBytes(): number {
+    return this.storedBytes;
+  }
+
+  private sumStoredBytes(): number {
+    return this.stats().stored_bytes;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The metrics plugin: the `system` collector, GET /metrics, /ws/metrics, SQLite history with
+ * series reads, and the `metrics.feed` service. Per-process figures come from the supervisor's
+ * `processes` collector through core's shared feed, so this plugin also works without it.
+ */
+import { definePlugin } from '../../sdk/index.js';
+import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
+import { filesystemPaths, MetricsConfig, networkInterfaces } from './config.js';
+import { HistoryRecorder } from './history/history-recorder.js';
+import { MetricsHistoryStore } from './history/history-store.js';
+import { MetricsFeedService } from './metrics-feed-service.js';
+import { registerMetricsStream } from './metrics-stream.js';
+import { registerMetricsRoutes } from './routes.js';
+import { SystemCollector } from './system/system-collector.js';
+
+const DAY_MS = 86_400_000;
+
+export default definePlugin({
+  name: 'metrics',
+  version: '1.0.0',
+  apiVersion: 1,
+  capabilities: [
+    'metrics_history_storage',
+    'metrics_filesystem_selection',
+    'metrics_network_interface_selection',
+  ],
+  config: MetricsConfig,
+  register(ctx) {
+    const config = ctx.config;
+    const paths = filesystemPaths(config.filesystem_paths, ctx.host.dataDir);
+    const collector = new SystemCollector({
+      filesystemPaths: paths,
+      networkInterfaces: networkInterfaces(config.network_interfaces),
+      scope: config.scope,
+    });
+    const feed = new MetricsFeedService(
+      paths,
+      () => collector.collect(),
+      (error) => ctx.logger.error('metrics feed subscriber failed', { error }),
+    );
+    ctx.metrics({
+      name: 'system',
+      intervalMs: config.interval_ms,
+      collect: () => collector.collect(),
+    });
+    ctx.provide(metricsFeedRef, feed);
+    ctx.capability('metrics_history_storage', () => feed.historyActive);
+    ctx.capability('metrics_filesystem_selection', true);
+    ctx.capability('metrics_network_interface_selection', true);
+    registerMetricsRoutes(ctx, feed);
+    const publish = registerMetricsStream(ctx, feed, config.interval_ms);
+
+    let unsubscribe: (() => void) | undefined;
+    ctx.onStart(() => {
+      unsubscribe = ctx.metricsFeed.subscribe((snapshot) => {
+        const view = feed.accept(snapshot);
+        if (view !== null) publish(view);
+      });
+      if (!config.history_enabled) return;
+      const store = new MetricsHistoryStore(ctx.storage.openDatabase('history.sqlite'));
+      feed.useStore(store);
+      const recorder = new HistoryRecorder(
+        store,
+        {
+          maxAgeMs: config.history_retention_days * DAY_MS,
+          maxBytes: config.history_max_mb * 1024 * 1024,
+        },
+        ctx.logger,
+      );
+      ctx.tasks.every('metrics-history', config.history_interval_sec * 1000, () => {
+        recorder.record(feed.latest());
+      });
+    });
+    ctx.onStop(() => {
+      unsubscribe?.();
+      feed.useStore(null);
+    });
+  },
+});

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { Script } from 'node:vm';
 import { cosmiconfig } from 'cosmiconfig';
 
 /** Where the document was found, and where saves go. */
@@ -78,10 +79,13 @@ export async function readConfigDocument(
 
 function describePosition(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(message);
-  if (position?.[1] === undefined) return message;
-  const before = text.slice(0, Number(position[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `${message} (line ${line}, column ${column})`;
+  // V8's JSON errors carry no line; compiling (never running) the text as a JS expression finds it
+  // for the usual mistakes (a missing value, a stray brace, an unclosed string).
+  try {
+    new Script(`(\n${text}\n)`, { filename: 'config' });
+  } catch (syntax) {
+    const line = /config:(\d+)/.exec(syntax instanceof Error ? (syntax.stack ?? '') : '')?.[1];
+    if (line !== undefined) return `${message} (near line ${Math.max(1, Number(line) - 1)})`;
+  }
+  return message;
 }

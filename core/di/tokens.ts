@@ -14,8 +14,9 @@ export const CORE_LOGGER: InjectionToken<Logger> = Symbol('stackd.core-logger');
 export const PLUGIN: InjectionToken<Plugin> = Symbol('stackd.plugin');
 /** The plugin's scoped logger. */
 export const PLUGIN_LOGGER: InjectionToken<Logger> = Symbol('stackd.plugin-logger');
-/** The plugin's validated config slice. */
-export const PLUGIN_CONFIG: InjectionToken<unknown> = Symbol('stackd.plugin-config');
+/** The plugin's validated config slice, boxed: tsyringe treats a bare `undefined` as unregistered. */
+export const PLUGIN_CONFIG: InjectionToken<{ readonly value: unknown }> =
+  Symbol('stackd.plugin-config');
 /** The plugin's storage folder. */
 export const PLUGIN_STORAGE: InjectionToken<FolderStorage> = Symbol('stackd.plugin-storage');
 /** The plugin's background tasks. */

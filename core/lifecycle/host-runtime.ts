@@ -107,12 +107,14 @@ export class HostRuntime implements RunningHost {
   private stopping: Promise<void> | undefined;
   private baseUrl: string | null = null;
   private readonly container: DependencyContainer;
+  private timeouts: HostOptions['timeouts'];
 
   constructor(private readonly options: HostOptions) {
     this.sink = new LogSink('info', options.logWrite);
     this.logger = new ScopedLogger(this.sink, 'core');
     this.metrics = new MetricsRegistry(this.logger.child('metrics'));
     this.container = rootContainer.createChildContainer();
+    this.timeouts = options.timeouts;
   }
 
   get config(): ConfigStore {
@@ -157,6 +159,7 @@ export class HostRuntime implements RunningHost {
     this.logger.info(
       `configuration: ${source.readPath}${source.origin === 'demo' ? ' (bundled demo)' : ''}`,
     );
+    this.timeouts = lifecycleTimeouts(hostSection, options.timeouts);
 
     this.registerCore(dataDir);
     for (const route of options.systemRoutes(this)) this.routes.add('host', route);
@@ -210,14 +213,16 @@ export class HostRuntime implements RunningHost {
     const scopeContainer = this.container.createChildContainer();
     scopeContainer.register(PLUGIN, { useValue: plugin });
     scopeContainer.register(PLUGIN_LOGGER, { useValue: logger });
-    scopeContainer.register(PLUGIN_CONFIG, { useValue: pluginConfigSlice(plugin, hostSection) });
+    scopeContainer.register(PLUGIN_CONFIG, {
+      useValue: { value: pluginConfigSlice(plugin, hostSection) },
+    });
     scopeContainer.register(PLUGIN_STORAGE, { useValue: storage });
     scopeContainer.register(PLUGIN_TASKS, { useValue: tasks });
     const scope = scopeContainer.resolve(PluginScope);
     const entry: ActivePlugin = { loaded, scope, storage, tasks, started: false };
     this.active.push(entry);
     try {
-      await runBounded(`plugin '${plugin.name}' register`, this.options.timeouts.registerMs, () =>
+      await runBounded(`plugin '${plugin.name}' register`, this.timeouts.registerMs, () =>
         plugin.register(scope as never),
       );
     } catch (error) {
@@ -233,7 +238,7 @@ export class HostRuntime implements RunningHost {
     const name = entry.loaded.plugin.name;
     try {
       for (const hook of entry.scope.startHooks) {
-        await runBounded(`plugin '${name}' start`, this.options.timeouts.startMs, hook);
+        await runBounded(`plugin '${name}' start`, this.timeouts.startMs, hook);
       }
     } catch (error) {
       throw new Error(`plugin '${name}' failed to start: ${describeError(error)}`, {
@@ -292,11 +297,11 @@ export class HostRuntime implements RunningHost {
       const name = entry.loaded.plugin.name;
       this.capabilities.markStopped(name);
       for (const hook of [...entry.scope.stopHooks].reverse()) {
-        await runBounded(`plugin '${name}' stop`, this.options.timeouts.stopMs, hook).catch(
+        await runBounded(`plugin '${name}' stop`, this.timeouts.stopMs, hook).catch(
           (error: unknown) => this.logger.error(describeError(error)),
         );
       }
-      await runBounded(`plugin '${name}' background tasks`, this.options.timeouts.stopMs, () =>
+      await runBounded(`plugin '${name}' background tasks`, this.timeouts.stopMs, () =>
         entry.tasks.stop(),
       ).catch((error: unknown) => this.logger.error(describeError(error)));
       entry.scope.disposeEvents();
@@ -304,6 +309,23 @@ export class HostRuntime implements RunningHost {
     }
     this.server?.closeAll();
   }
+}
+
+/** `stackd.lifecycle.{register,start,stop}_timeout_ms` override the host's defaults. */
+function lifecycleTimeouts(
+  hostSection: Record<string, unknown>,
+  defaults: HostOptions['timeouts'],
+): HostOptions['timeouts'] {
+  const section = isJsonObject(hostSection.lifecycle) ? hostSection.lifecycle : {};
+  const pick = (key: string, fallback: number): number => {
+    const value = section[key];
+    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return {
+    registerMs: pick('register_timeout_ms', defaults.registerMs),
+    startMs: pick('start_timeout_ms', defaults.startMs),
+    stopMs: pick('stop_timeout_ms', defaults.stopMs),
+  };
 }
 
 function configuredPlugins(hostSection: Record<string, unknown>): string[] | undefined {

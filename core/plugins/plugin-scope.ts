@@ -51,7 +51,7 @@ export class PluginScope implements PluginContext<unknown> {
   constructor(
     @inject(PLUGIN) private readonly plugin: Plugin,
     @inject(PLUGIN_LOGGER) readonly logger: Logger,
-    @inject(PLUGIN_CONFIG) readonly config: unknown,
+    @inject(PLUGIN_CONFIG) private readonly configBox: { readonly value: unknown },
     @inject(PLUGIN_STORAGE) readonly storage: FolderStorage,
     @inject(PLUGIN_TASKS) readonly tasks: PluginTasks,
     @inject(HOST_INFO) readonly host: HostInfo,
@@ -67,6 +67,10 @@ export class PluginScope implements PluginContext<unknown> {
     const scoped = eventBus.scoped();
     this.events = scoped.bus;
     this.disposeEvents = scoped.dispose;
+  }
+
+  get config(): unknown {
+    return this.configBox.value;
   }
 
   get name(): string {

@@ -1,0 +1,11 @@
+/** Paths of compiled fixture plugins and programs. */
+import { join } from 'node:path';
+import { FIXTURES_DIR } from './start-host.js';
+
+/** The hello fixture plugin folder (a package with package.json). */
+export const HELLO_PLUGIN_DIR = join(FIXTURES_DIR, 'plugins', 'hello-plugin');
+
+/** A compiled fixture plugin of test/fixtures/plugins/broken/. */
+export function brokenPlugin(name: string): string {
+  return join(FIXTURES_DIR, 'plugins', 'broken', `${name}.js`);
+}

@@ -1,0 +1,98 @@
+/**
+ * What the process routes show of an entry (pure): the SPEC list-entry fields, the block with
+ * secrets redacted exactly as GET /config shows them (DECISIONS #16: the values of API keys,
+ * tokens, passwords, secrets, webhooks and headers become "[REDACTED]", URL credentials `***`),
+ * version and repository URLs, and the live state.
+ */
+import type { JsonRecord, ProcessState } from '../../sdk/index.js';
+import type { ProcessEntry } from './config-model.js';
+import { redactConfig } from './config-routes/config-secrets.js';
+import type { ProcessListEntry, ServiceStatusBody, StatusFrame } from './schemas.js';
+
+/** The block as the routes show it: a copy with secrets redacted. */
+export function blockView(entry: ProcessEntry): JsonRecord {
+  return redactConfig(entry.block, entry.path);
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** The managed program's version: `version`, `release_version` or `pinned_version`, else "". */
+export function versionOf(block: JsonRecord): string {
+  for (const key of ['version', 'release_version', 'pinned_version']) {
+    const value = block[key];
+    if (typeof value === 'string' && value !== '') return value;
+    if (typeof value === 'number') return String(value);
+  }
+  return '';
+}
+
+/** `https://github.com/<repo_owner>/<repo_name>` when both are set, else `repo_url`, else "". */
+export function repoUrlOf(block: JsonRecord): string {
+  const owner = text(block.repo_owner).trim();
+  const name = text(block.repo_name).trim();
+  if (owner !== '' && name !== '') return `https://github.com/${owner}/${name}`;
+  return text(block.repo_url);
+}
+
+/** Seconds since the state's start, while the process is up. */
+export function uptimeSeconds(state: ProcessState, now = Date.now()): number | undefined {
+  if (state.started_at === null || state.pid === null) return undefined;
+  if (state.status !== 'running' && state.status !== 'stopping' && state.status !== 'starting')
+    return undefined;
+  return Math.max(0, Math.round((now - state.started_at) / 100) / 10);
+}
+
+/** A process list entry (GET /process/processes). */
+export function listEntry(entry: ProcessEntry, state: ProcessState): ProcessListEntry {
+  return {
+    name: entry.name,
+    process_name: entry.process_name,
+    enabled: entry.self || entry.block.enabled === true,
+    config: blockView(entry),
+    version: versionOf(entry.block),
+    key: entry.key,
+    config_key: entry.config_key,
+    repo_url: repoUrlOf(entry.block),
+    sponsorship_url: text(entry.block.sponsorship_url),
+    status: state.status,
+    pid: state.pid,
+    restarts: state.restarts,
+  };
+}
+
+/** `service-status`: `{process_name, status, pid?, exit_code?, restarts, uptime_s?, reason?}`. */
+export function statusBody(state: ProcessState): ServiceStatusBody {
+  const uptime = uptimeSeconds(state);
+  return {
+    process_name: state.process_name,
+    status: state.status,
+    ...(state.pid === null ? {} : { pid: state.pid }),
+    ...(state.exit_code === null ? {} : { exit_code: state.exit_code }),
+    restarts: state.restarts,
+    ...(uptime === undefined ? {} : { uptime_s: uptime }),
+    ...(state.reason === null ? {} : { reason: state.reason }),
+  };
+}
+
+/** A /ws/status frame from the live states. */
+export function statusFrame(states: readonly ProcessState[], now = Date.now()): StatusFrame {
+  return {
+    type: 'status',
+    running: states
+      .filter((state) => state.status === 'running')
+      .map((state) => state.process_name),
+    processes: states.map((state) => {
+      const uptime = uptimeSeconds(state, now);
+      return {
+        process_name: state.process_name,
+        status: state.status,
+        pid: state.pid,
+        restarts: state.restarts,
+        ...(uptime === undefined ? {} : { uptime_s: uptime }),
+        ...(state.reason === null ? {} : { reason: state.reason }),
+      };
+    }),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Start/stop/restart as the routes need them: bounded waiting (the answer comes once the process
+ * runs, failed, or the response timeout passed while it still starts) and failures turned into
+ * typed errors. Shared by the current routes and their earlier-generation aliases.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  BadRequestError,
+  ConflictError,
+  HttpError,
+  type ProcessState,
+} from '../../../sdk/index.js';
+import type { ProcessEntry } from '../config-model.js';
+import type { StartOutcome } from '../runtime/process-runner.js';
+import type { Supervisor } from '../supervisor.js';
+
+/** What a start or restart came to. */
+export type BoundedStart =
+  | { readonly done: true; readonly state: ProcessState }
+  | { readonly done: false; readonly state: ProcessState };
+
+/** The control operations of the routes. */
+export class ProcessControl {
+  constructor(
+    private readonly supervisor: Supervisor,
+    private readonly responseTimeoutMs: number,
+  ) {}
+
+  /** Start (or restart) and wait for running, bounded; a failure throws a typed error. */
+  async start(entry: ProcessEntry, restart: boolean): Promise<BoundedStart> {
+    const pending = restart
+      ? this.supervisor.restartEntry(entry)
+      : this.supervisor.startEntry(entry);
+    const timer = new AbortController();
+    const outcome = await Promise.race([
+      pending,
+      sleep(this.responseTimeoutMs, undefined, { signal: timer.signal }).catch(() => undefined),
+    ]);
+    timer.abort();
+    if (outcome === undefined) return { done: false, state: this.supervisor.stateOf(entry) };
+    throwIfFailed(outcome);
+    return { done: true, state: outcome.state };
+  }
+
+  /** Stop; the API's own entry cannot be stopped through itself. */
+  async stop(entry: ProcessEntry): Promise<{ state: ProcessState; wasRunning: boolean }> {
+    if (entry.self)
+      throw new BadRequestError(
+        'PROCESS_SELF_STOP',
+        `'${entry.process_name}' is this API itself; stop the host instead (SIGTERM)`,
+        { field: 'process_name' },
+      );
+    const before = this.supervisor.stateOf(entry).status;
+    const state = await this.supervisor.stopEntry(entry);
+    return { state, wasRunning: before !== 'stopped' };
+  }
+}
+
+/** A failed start as an error: 400 for an invalid block, 409 when a stop cancelled it, else 500. */
+export function throwIfFailed(outcome: StartOutcome): void {
+  const { failure } = outcome;
+  if (failure === null) return;
+  switch (failure.kind) {
+    case 'config':
+      throw new BadRequestError('PROCESS_CONFIG_INVALID', failure.message, {
+        field: 'process_name',
+      });
+    case 'cancelled':
+      throw new ConflictError('PROCESS_START_CANCELLED', `start cancelled: ${failure.message}`);
+    default:
+      throw new HttpError(500, 'PROCESS_START_FAILED', failure.message);
+  }
+}

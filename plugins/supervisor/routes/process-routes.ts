@@ -1,0 +1,71 @@
+/** GET /process/processes, GET /process and GET /process/service-status: thin readers. */
+import { dependencyGraphRef, type PluginContext } from '../../../sdk/index.js';
+import type { ParallelGroup } from '../../../sdk/index.js';
+import { blockView, listEntry, repoUrlOf, statusBody, versionOf } from '../process-view.js';
+import {
+  ProcessDetailBody,
+  ProcessDetailQuery,
+  ProcessListBody,
+  ServiceStatusBody,
+  ServiceStatusQuery,
+} from '../schemas.js';
+import type { Supervisor } from '../supervisor.js';
+
+/** Declare the read routes. */
+export function registerProcessRoutes(ctx: PluginContext<unknown>, supervisor: Supervisor): void {
+  ctx.route({
+    method: 'GET',
+    path: '/process/processes',
+    summary: 'Every process of the configuration, with its live status',
+    tags: ['process'],
+    schema: { response: ProcessListBody },
+    handler: () => ({
+      processes: supervisor.entries().map((entry) => listEntry(entry, supervisor.stateOf(entry))),
+    }),
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/process',
+    summary: 'One process: its config, version and parallel groups',
+    description:
+      'parallel_groups come from the dependency graph plugin for the given scope when it is ' +
+      'loaded, else the list is empty. Unknown process → 404.',
+    tags: ['process'],
+    schema: { query: ProcessDetailQuery, response: ProcessDetailBody },
+    handler: ({ query }) => {
+      const entry = supervisor.requireEntry(query.process_name);
+      let groups: ParallelGroup[] = [];
+      const graph = ctx.optional(dependencyGraphRef);
+      if (graph !== undefined) {
+        try {
+          groups = graph.parallelGroups(entry.process_name, query.scope);
+        } catch (error) {
+          ctx.logger.warn(`parallel groups of ${entry.process_name}: ${String(error)}`);
+        }
+      }
+      return {
+        process_name: entry.process_name,
+        config: blockView(entry),
+        version: versionOf(entry.block),
+        config_key: entry.config_key,
+        parallel_groups: groups.map((group) => ({ ...group, members: [...group.members] })),
+        repo_url: repoUrlOf(entry.block),
+        sponsorship_url:
+          typeof entry.block.sponsorship_url === 'string' ? entry.block.sponsorship_url : '',
+        status: supervisor.stateOf(entry).status,
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/process/service-status',
+    summary: 'Live status of one process',
+    description: 'Unknown process → 404 (DECISIONS #12; the reference answered "stopped").',
+    tags: ['process'],
+    schema: { query: ServiceStatusQuery, response: ServiceStatusBody },
+    handler: ({ query }) =>
+      statusBody(supervisor.stateOf(supervisor.requireEntry(query.process_name))),
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Launch one process: its own process group (`detached`, so stop and kill reach grandchildren),
+ * the merged env and working dir, stdout/stderr piped to its log writer. Resolves once the OS
+ * started it (or rejects with a clear reason: program not found, working dir missing).
+ */
+import { spawn } from 'node:child_process';
+import { access, mkdir } from 'node:fs/promises';
+import { constants } from 'node:os';
+import type { ProcessSpec } from '../process-spec.js';
+import { OutputTail } from './output-tail.js';
+
+/** Where output goes (the log writer of part B satisfies it). */
+export interface OutputSink {
+  write(chunk: Buffer, stream: 'stdout' | 'stderr'): void;
+  flush(): void;
+}
+
+/** How a process ended. */
+export interface ExitInfo {
+  /** Exit code; for a signal death 128 + the signal number (the shell's convention). */
+  readonly exitCode: number;
+  readonly signal: NodeJS.Signals | null;
+  /** Epoch ms of the exit. */
+  readonly at: number;
+}
+
+/** A launched process. */
+export interface LaunchedProcess {
+  readonly pid: number;
+  /** Epoch ms of the launch. */
+  readonly startedAt: number;
+  /** Settles when it exited and its output drained (bounded: grandchildren may hold the pipes). */
+  readonly exited: Promise<ExitInfo>;
+  hasExited(): boolean;
+  /** The most telling line of its recent output (redacted), or null. */
+  outputSummary(): string | null;
+}
+
+/** Output still arriving after the exit is awaited this long before `exited` settles. */
+const DRAIN_MS = 250;
+
+async function prepareCwd(spec: ProcessSpec): Promise<void> {
+  if (spec.createCwd) {
+    await mkdir(spec.cwd, { recursive: true });
+    return;
+  }
+  try {
+    await access(spec.cwd);
+  } catch {
+    throw new Error(`working directory ${spec.cwd} (config_dir) does not exist`);
+  }
+}
+
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  return signal === null ? 0 : 128 + (constants.signals[signal] ?? 0);
+}
+
+/** Start `spec` with its output going to `sink` (null: discarded). */
+export async function launch(spec: ProcessSpec, sink: OutputSink | null): Promise<LaunchedProcess> {
+  await prepareCwd(spec);
+  const [program, ...args] = spec.argv;
+  if (program === undefined) throw new Error('command is empty');
+  const child = spawn(program, args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const tail = new OutputTail();
+  for (const stream of ['stdout', 'stderr'] as const) {
+    child[stream].on('data', (chunk: Buffer) => {
+      tail.push(chunk, stream);
+      sink?.write(chunk, stream);
+    });
+    child[stream].on('error', () => undefined);
+  }
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'ENOENT'
+            ? `cannot run ${program}: program not found (or working directory ${spec.cwd} missing)`
+            : `cannot run ${program}: ${error.message}`,
+        ),
+      ),
+    );
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`cannot run ${program}: no pid`);
+  let exitedAt: ExitInfo | undefined;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    let closed = false;
+    child.once('close', () => (closed = true));
+    child.once('exit', (code, signal) => {
+      exitedAt = { exitCode: exitCodeOf(code, signal), signal, at: Date.now() };
+      const info = exitedAt;
+      const done = (): void => {
+        sink?.flush();
+        resolve(info);
+      };
+      if (closed) return done();
+      const timer = setTimeout(done, DRAIN_MS);
+      child.once('close', () => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+  });
+  return {
+    pid,
+    startedAt: Date.now(),
+    exited,
+    hasExited: () => exitedAt !== undefined,
+    outputSummary: () => tail.summary(),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The process table from /proc (Linux): pid, parent, process group and state of every process.
+ * Used to see whether a process group still has live members (zombies do not count: where no
+ * init reaps orphans they linger, dead, forever) and to list a process's descendants.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+
+/** One row of the process table. */
+export interface ProcInfo {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgrp: number;
+  /** One-letter state: R, S, D, Z (zombie), X (dead), T, … */
+  readonly state: string;
+}
+
+/** Parse one `/proc/<pid>/stat` line; the command name may hold spaces and parentheses. */
+export function parseStatLine(line: string): ProcInfo | undefined {
+  const close = line.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const pid = Number(line.slice(0, line.indexOf(' ')));
+  const [state, ppid, pgrp] = line.slice(close + 2).split(' ');
+  if (state === undefined || ppid === undefined || pgrp === undefined) return undefined;
+  return { pid, ppid: Number(ppid), pgrp: Number(pgrp), state };
+}
+
+/** True for a process that has exited (a zombie waiting to be reaped, or dead). */
+export function isDead(info: ProcInfo): boolean {
+  return info.state === 'Z' || info.state === 'X';
+}
+
+/** Every process, or null where /proc is not available. */
+export async function readProcTable(): Promise<ProcInfo[] | null> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return null;
+  }
+  const rows = await Promise.all(
+    names
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (name) => {
+        try {
+          return parseStatLine(await readFile(`/proc/${name}/stat`, 'utf8'));
+        } catch {
+          return undefined; // exited while we looked
+        }
+      }),
+  );
+  return rows.filter((row): row is ProcInfo => row !== undefined);
+}
+
+/** Live pids of `root` and its descendants, plus live members of its process group. */
+export function liveTree(table: readonly ProcInfo[], root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const row of table) {
+    if (isDead(row)) continue;
+    const list = children.get(row.ppid) ?? [];
+    list.push(row.pid);
+    children.set(row.ppid, list);
+  }
+  const found = new Set<number>();
+  const rootRow = table.find((row) => row.pid === root);
+  if (rootRow !== undefined && !isDead(rootRow)) found.add(root);
+  const queue = [...(children.get(root) ?? [])];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (found.has(next)) continue;
+    found.add(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  for (const row of table) if (row.pgrp === root && !isDead(row)) found.add(row.pid);
+  return [...found].sort((a, b) => a - b);
+}

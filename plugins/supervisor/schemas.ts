@@ -1,0 +1,134 @@
+/** Request and response schemas of the process routes and the /ws/status stream. */
+import { JsonObject, StringEnum, Type, type Static } from '../../sdk/index.js';
+
+/** Process status values (DECISIONS #11). */
+export const ProcessStatusSchema = StringEnum(
+  ['running', 'stopped', 'starting', 'stopping', 'crashed', 'backoff'] as const,
+  {
+    description:
+      'running; stopped; starting (waiting for its dependencies or checking it stays up); ' +
+      'stopping; crashed (exited unexpectedly, or failed to start); backoff (waiting to restart)',
+  },
+);
+
+const ProcessName = Type.String({
+  description: 'The process_name of a block (case and spaces are forgiven).',
+});
+
+/** `{process_name}` bodies of the control routes. */
+export const ProcessNameBody = Type.Object({ process_name: ProcessName });
+
+/** One entry of GET /process/processes. */
+export const ProcessListEntry = Type.Object({
+  name: Type.String({ description: 'Key path of the block: `sonarr instances Anime`.' }),
+  process_name: Type.String(),
+  enabled: Type.Boolean(),
+  config: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The block, secrets masked as "********".',
+  }),
+  version: Type.String({ description: 'version, release_version or pinned_version; else "".' }),
+  key: Type.String({ description: 'The immediate key: instance name, else the config key.' }),
+  config_key: Type.String(),
+  repo_url: Type.String(),
+  sponsorship_url: Type.String(),
+  status: ProcessStatusSchema,
+  pid: Type.Union([Type.Integer(), Type.Null()]),
+  restarts: Type.Integer(),
+});
+/** Type of {@link ProcessListEntry}. */
+export type ProcessListEntry = Static<typeof ProcessListEntry>;
+
+export const ProcessListBody = Type.Object({ processes: Type.Array(ProcessListEntry) });
+
+const ParallelGroup = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  type: Type.Literal('parallel'),
+  members: Type.Array(Type.String()),
+});
+
+export const ProcessDetailQuery = Type.Object({
+  process_name: ProcessName,
+  scope: StringEnum(['runtime', 'all'] as const, {
+    default: 'runtime',
+    description: 'runtime: hard dependencies; all: soft linkage too.',
+  }),
+});
+
+export const ProcessDetailBody = Type.Object({
+  process_name: Type.String(),
+  config: JsonObject,
+  version: Type.String(),
+  config_key: Type.String(),
+  parallel_groups: Type.Array(ParallelGroup, {
+    description: 'From the graph plugin when it is loaded, else empty.',
+  }),
+  repo_url: Type.String(),
+  sponsorship_url: Type.String(),
+  status: ProcessStatusSchema,
+});
+
+export const ServiceStatusQuery = Type.Object({ process_name: ProcessName });
+
+/** GET /process/service-status (DECISIONS #11). */
+export const ServiceStatusBody = Type.Object({
+  process_name: Type.String(),
+  status: ProcessStatusSchema,
+  pid: Type.Optional(Type.Integer()),
+  exit_code: Type.Optional(Type.Integer({ description: 'Of the last exit; 128+n for signal n.' })),
+  restarts: Type.Integer({ description: 'Starts after the first one since the host started.' }),
+  uptime_s: Type.Optional(Type.Number()),
+  reason: Type.Optional(
+    Type.String({ description: 'Why it is in this state (a wait, a failure).' }),
+  ),
+});
+/** Type of {@link ServiceStatusBody}. */
+export type ServiceStatusBody = Static<typeof ServiceStatusBody>;
+
+/** Answer of start-service, stop-service and restart-service. */
+export const ControlBody = Type.Object({
+  status: ProcessStatusSchema,
+  process_name: Type.String(),
+  message: Type.String({
+    description:
+      '"Service started successfully", "Service stopped successfully", "Service restarted ' +
+      'successfully", "Service was not running", or what a start is still waiting for.',
+  }),
+  pid: Type.Optional(Type.Integer()),
+  exit_code: Type.Optional(Type.Integer()),
+});
+/** Type of {@link ControlBody}. */
+export type ControlBody = Static<typeof ControlBody>;
+
+/** Earlier-generation start/restart answer. */
+export const LegacyControlBody = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  pid: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+/** Query of /ws/status: `interval` seconds (float, clamped 0.5–10; unparsable → 2). */
+export const StatusStreamQuery = Type.Object({
+  interval: Type.Optional(
+    Type.String({ description: 'Seconds between periodic frames (0.5–10, default 2).' }),
+  ),
+});
+
+/** One process in a /ws/status frame. */
+export const StatusFrameProcess = Type.Object({
+  process_name: Type.String(),
+  status: ProcessStatusSchema,
+  pid: Type.Union([Type.Integer(), Type.Null()]),
+  restarts: Type.Integer(),
+  uptime_s: Type.Optional(Type.Number()),
+  reason: Type.Optional(Type.String()),
+});
+
+/** A /ws/status frame: on connect, on every change and every `interval` seconds. */
+export const StatusFrame = Type.Object({
+  type: Type.Literal('status'),
+  running: Type.Array(Type.String(), { description: 'Names of running processes (the API too).' }),
+  processes: Type.Array(StatusFrameProcess),
+});
+/** Type of {@link StatusFrame}. */
+export type StatusFrame = Static<typeof StatusFrame>;

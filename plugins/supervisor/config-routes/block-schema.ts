@@ -1,0 +1,140 @@
+/**
+ * The TypeBox schemas of the configuration document's blocks (CONTRACT.md "The configuration
+ * file"): known fields are typed, unknown fields are allowed and kept (the file is the user's).
+ * These schemas validate every update (config-validation.ts) and are what GET /config/schema and
+ * POST /config/process-config/schema show.
+ */
+import { Type, type Static, type TSchema } from '../../../sdk/index.js';
+
+const open = { additionalProperties: true } as const;
+
+/** A TCP/UDP port a service listens on. */
+export const PortNumber = Type.Integer({ minimum: 1, maximum: 65_535 });
+
+const NonEmptyString = Type.String({ minLength: 1, pattern: '\\S' });
+const PositiveSeconds = Type.Number({ exclusiveMinimum: 0 });
+
+/** One URL to wait for before starting (a plain URL or a probe description). */
+export const WaitForUrlEntry = Type.Union([
+  NonEmptyString,
+  Type.Object(
+    {
+      url: NonEmptyString,
+      auth: Type.Optional(Type.Object({ user: Type.String(), password: Type.String() }, open)),
+      probe_method: Type.Optional(Type.String()),
+      probe_headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+      timeout: Type.Optional(PositiveSeconds),
+      expected_json_path: Type.Optional(Type.String()),
+    },
+    open,
+  ),
+]);
+
+/** One TCP endpoint to wait for before starting. */
+export const WaitForTcpEntry = Type.Object(
+  {
+    host: Type.Optional(Type.String()),
+    port: PortNumber,
+    name: Type.Optional(Type.String()),
+    timeout: Type.Optional(PositiveSeconds),
+  },
+  open,
+);
+
+const StringOrList = Type.Union([Type.String(), Type.Array(Type.String())]);
+
+/** A process block: `process_name` (and usually `command`) plus typed known fields. */
+export const ProcessBlock = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    process_name: Type.String({
+      minLength: 1,
+      pattern: '\\S',
+      description: 'Unique name used in every request.',
+    }),
+    command: Type.Optional(
+      Type.Union([Type.Array(Type.String()), Type.String()], {
+        description: 'Argument vector; a string is split like a shell would, without a shell.',
+      }),
+    ),
+    port: Type.Optional(PortNumber),
+    host: Type.Optional(Type.String()),
+    env: Type.Optional(Type.Record(Type.String(), Type.String())),
+    log_file: Type.Optional(Type.String()),
+    log_level: Type.Optional(Type.String()),
+    config_dir: Type.Optional(Type.String()),
+    config_file: Type.Optional(Type.String()),
+    suppress_logging: Type.Optional(Type.Boolean()),
+    core_service: Type.Optional(StringOrList),
+    core_services: Type.Optional(Type.Array(Type.String())),
+    wait_for_url: Type.Optional(Type.Union([Type.Array(WaitForUrlEntry), WaitForUrlEntry])),
+    wait_for_tcp: Type.Optional(Type.Union([Type.Array(WaitForTcpEntry), WaitForTcpEntry])),
+    wait_for_dir: Type.Optional(StringOrList),
+    wait_for_mounts: Type.Optional(Type.Array(Type.String())),
+  },
+  { ...open, title: 'ProcessBlock' },
+);
+/** Type of {@link ProcessBlock}. */
+export type ProcessBlock = Static<typeof ProcessBlock>;
+
+/** `stackd.api_service`: the API itself (CONTRACT.md). */
+export const ApiServiceBlock = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    process_name: Type.Optional(NonEmptyString),
+    log_level: Type.Optional(Type.String()),
+    host: Type.Optional(Type.String()),
+    // 0 picks a free port (CONTRACT.md `--port`).
+    port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65_535 })),
+  },
+  { ...open, title: 'ApiServiceBlock' },
+);
+
+/** True when an object is treated as a process block: it names a process or a command. */
+export function looksLikeProcessBlock(value: Record<string, unknown>): boolean {
+  return 'process_name' in value || 'command' in value;
+}
+
+/** JSON without TypeBox's symbol keys (what the schema routes return). */
+function plain(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+}
+
+/** The schema a process's block is validated against (the API service has its own). */
+export function blockJsonSchema(self: boolean): Record<string, unknown> {
+  return plain(self ? ApiServiceBlock : ProcessBlock);
+}
+
+/**
+ * The whole document's JSON schema (draft 2020-12 style `if`/`then`): an object-valued key that
+ * names a process or a command is a process block; `instances` holds process blocks; anything
+ * else is the user's and kept as is.
+ */
+export function documentJsonSchema(): Record<string, unknown> {
+  const processBlockRule = {
+    if: {
+      type: 'object',
+      anyOf: [{ required: ['process_name'] }, { required: ['command'] }],
+    },
+    then: plain(ProcessBlock),
+  };
+  const serviceBlock = {
+    if: { type: 'object', required: ['instances'], properties: { instances: { type: 'object' } } },
+    then: { properties: { instances: { additionalProperties: processBlockRule } } },
+    else: processBlockRule,
+  };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'stackd configuration',
+    type: 'object',
+    properties: {
+      stackd: {
+        type: 'object',
+        description: "The host's own section.",
+        properties: { api_service: plain(ApiServiceBlock) },
+        additionalProperties: true,
+      },
+    },
+    additionalProperties: serviceBlock,
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * POST /config as domain operations on the stack configuration: a process-scoped update (one
+ * block, optionally persisted alone) and a global update (deep-merged into the document). Both
+ * check the result before it is swapped in; a rejected update changes nothing, in memory or on
+ * disk (the store validates before it writes, and writes atomically).
+ */
+import {
+  ConflictError,
+  InputError,
+  isHttpError,
+  NotFoundError,
+  type ConfigUpdateOptions,
+  type JsonRecord,
+  type StackConfig,
+} from '../../../sdk/index.js';
+import { findProcessEntry, listProcessEntries, type ProcessEntry } from '../config-model.js';
+import { deepMerge } from './config-merge.js';
+import { restoreSecrets } from './config-secrets.js';
+import { validateBlock, validateDocument, type ConfigFailure } from './config-validation.js';
+
+/** The answer of POST /config. */
+export interface ConfigUpdateResult {
+  readonly status: 'ok';
+  readonly scope: 'process' | 'global';
+  /** The process updated (its name before the update), or null for a global update. */
+  readonly process_name: string | null;
+  /** True when the change was written to the file. */
+  readonly persisted: boolean;
+  /** Keys updated: block keys (process scope) or top-level keys (global). */
+  readonly keys: string[];
+}
+
+function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function blockAt(document: JsonRecord, path: readonly string[]): JsonRecord | undefined {
+  let current: unknown = document;
+  for (const key of path) current = isRecord(current) ? current[key] : undefined;
+  return isRecord(current) ? current : undefined;
+}
+
+function rejection(field: string, message: string): InputError {
+  return new InputError('CONFIG_INVALID', `Invalid configuration at '${field}': ${message}`, {
+    field,
+  });
+}
+
+/**
+ * A failure inside the updated block named as a request field (`updates.port`) when the update
+ * touched that key; otherwise by its place in the document (a stored value was already invalid).
+ */
+function blockFailure(
+  failure: ConfigFailure,
+  entry: ProcessEntry,
+  updates: JsonRecord,
+): InputError {
+  const [first] = failure.path;
+  const touched = first === undefined || first in updates;
+  const field = touched
+    ? ['updates', ...failure.path].join('.')
+    : [...entry.path, ...failure.path].join('.');
+  return rejection(field, failure.message);
+}
+
+/** Find a process by the name a request gives (404 when unknown). */
+export function findEntryOrThrow(document: JsonRecord, processName: string): ProcessEntry {
+  const entry = findProcessEntry(listProcessEntries(document), processName);
+  if (entry === undefined)
+    throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${processName}' not found`, {
+      field: 'process_name',
+    });
+  return entry;
+}
+
+/** Update one process block (keys replace the block's keys; secrets echoed back are kept). */
+export async function updateProcessBlock(
+  stack: StackConfig,
+  request: { processName: string; updates: JsonRecord; persist: boolean },
+): Promise<{ result: ConfigUpdateResult; entry: ProcessEntry; newName: string }> {
+  const entry = findEntryOrThrow(stack.read(), request.processName);
+  let newName = entry.process_name;
+  const options: ConfigUpdateOptions = request.persist
+    ? { persist: entry.path, reason: 'POST /config' }
+    : { reason: 'POST /config' };
+  try {
+    await stack.update((draft) => {
+      const current = blockAt(draft, entry.path);
+      if (current === undefined || current.process_name !== entry.process_name)
+        throw new ConflictError(
+          'CONFIG_CHANGED',
+          `Process '${entry.process_name}' changed meanwhile`,
+        );
+      const restored = restoreSecrets(request.updates, current, entry.path) as JsonRecord;
+      const merged = { ...current, ...restored };
+      const [failure] = validateBlock(merged, entry.self, 1);
+      if (failure !== undefined) throw blockFailure(failure, entry, request.updates);
+      Object.assign(current, restored);
+      if (typeof current.process_name === 'string') newName = current.process_name;
+    }, options);
+  } catch (error) {
+    throw renameDocumentField(error, entry.path, request.updates);
+  }
+  return {
+    result: {
+      status: 'ok',
+      scope: 'process',
+      process_name: entry.process_name,
+      persisted: request.persist,
+      keys: Object.keys(request.updates),
+    },
+    entry,
+    newName,
+  };
+}
+
+/** Deep-merge a global update into the document, then validate the whole of it. */
+export async function updateDocument(
+  stack: StackConfig,
+  request: { updates: JsonRecord; persist: boolean },
+): Promise<ConfigUpdateResult> {
+  const options: ConfigUpdateOptions = request.persist
+    ? { persist: true, reason: 'POST /config' }
+    : { reason: 'POST /config' };
+  await stack.update((draft) => {
+    deepMerge(draft, restoreSecrets(request.updates, draft, []) as JsonRecord);
+    const [failure] = validateDocument(draft, 1);
+    if (failure !== undefined)
+      throw rejection(['updates', ...failure.path].join('.'), failure.message);
+  }, options);
+  return {
+    status: 'ok',
+    scope: 'global',
+    process_name: null,
+    persisted: request.persist,
+    keys: Object.keys(request.updates),
+  };
+}
+
+/**
+ * A validator of the store (another plugin's, or ours on the whole document) names fields from
+ * the document root; a key of the updated block that the update touched is a request field
+ * (`web.port` → `updates.port`).
+ */
+function renameDocumentField(
+  error: unknown,
+  blockPath: readonly string[],
+  updates: JsonRecord,
+): unknown {
+  if (!isHttpError(error) || error.status !== 422 || error.field === undefined) return error;
+  const blockField = `${blockPath.join('.')}.`;
+  if (!error.field.startsWith(blockField)) return error;
+  const relative = error.field.slice(blockField.length);
+  const [first] = relative.split('.');
+  if (first === undefined || !(first in updates)) return error;
+  return new InputError(error.code, error.message, { field: `updates.${relative}`, cause: error });
+}

@@ -13,7 +13,7 @@ import type {
   SystemMetrics,
 } from '../../sdk/contracts/metrics-feed.js';
 import type { MetricsHistoryStore } from './history/history-store.js';
-import { queryWindow, runSeriesQuery } from './history/series-query.js';
+import { queryWindow, runSeriesQuery, windowMs } from './history/series-query.js';
 import { processMetricsFrom } from './process-samples.js';
 
 /** Default number of snapshots a history read returns. */
@@ -97,10 +97,10 @@ export class MetricsFeedService implements MetricsFeed {
   // throw becomes the rejection, so input errors reach callers the same way either way.
   history(query: MetricsHistoryQuery = {}): Promise<MetricsHistoryPage> {
     return new Promise((resolve) => {
-      const { since, until } = queryWindow(query.since, query.until);
+      const window = windowMs(queryWindow(query.since, query.until));
       const limit = query.limit ?? DEFAULT_HISTORY_LIMIT;
       resolve(
-        this.store?.read({ sinceMs: since * 1000, untilMs: until * 1000 }, limit) ?? {
+        this.store?.read(window, limit) ?? {
           items: [],
           truncated: false,
         },

@@ -6,7 +6,7 @@ import type {
   SeriesMetric,
 } from '../../../sdk/contracts/metrics-feed.js';
 import { bucketGauge, bucketRate, bucketWidth } from './buckets.js';
-import type { MetricsHistoryStore } from './history-store.js';
+import type { HistoryWindow, MetricsHistoryStore } from './history-store.js';
 import { seriesValue, type SeriesSelector } from './series-row.js';
 
 /** Default window of history and series reads. */
@@ -43,6 +43,11 @@ export function queryWindow(
   return { since: start, until: end };
 }
 
+/** Epoch seconds to the store's milliseconds (rounded: 1.358 s * 1000 is not exactly 1358). */
+export function windowMs(window: { since: number; until: number }): HistoryWindow {
+  return { sinceMs: Math.round(window.since * 1000), untilMs: Math.round(window.until * 1000) };
+}
+
 /** Run a series query against the store (null store: history disabled, no points). */
 export function runSeriesQuery(
   store: MetricsHistoryStore | null,
@@ -64,9 +69,10 @@ export function runSeriesQuery(
     networkInterface: query.interface ?? '*',
   };
   const bucket = bucketWidth(until - since, query.bucket_sec);
-  const values = (store?.seriesRows({ sinceMs: since * 1000, untilMs: until * 1000 }) ?? []).map(
-    ({ at, row }) => ({ at, value: seriesValue(row, selector) }),
-  );
+  const values = (store?.seriesRows(windowMs({ since, until })) ?? []).map(({ at, row }) => ({
+    at,
+    value: seriesValue(row, selector),
+  }));
   const kind = query.metric.endsWith('_rate') ? 'rate' : 'gauge';
   return {
     metric: query.metric,

@@ -8,6 +8,7 @@ import {
   createProcessMetricsCollector,
   descendantPids,
   readParentTable,
+  ProcessTable,
 } from '../../../plugins/supervisor/process-metrics.js';
 import type { ProcessState, ProcessSupervisor } from '../../../sdk/index.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -73,6 +74,26 @@ test('descendantPids: the root, its child and its grandchild', async (t) => {
   t.teardown(tree.kill);
   t.deepEqual(descendantPids(tree.parent), [tree.parent, tree.child, tree.grandchild]);
   t.deepEqual(descendantPids(tree.grandchild), [tree.grandchild]);
+});
+
+test('the incremental table notices an orphan re-parented after its parent died', async (t) => {
+  const tree = await startTree();
+  t.teardown(tree.kill);
+  const table = new ProcessTable();
+  t.deepEqual(descendantPids(tree.parent, table.refresh()), [
+    tree.parent,
+    tree.child,
+    tree.grandchild,
+  ]);
+  process.kill(tree.child, 'SIGKILL'); // the grandchild is orphaned, not killed
+  const after = await eventually(() => {
+    const refreshed = table.refresh();
+    return descendantPids(tree.parent, refreshed).length === 1 ? refreshed : undefined;
+  });
+  t.true(
+    [...after.values()].some((children) => children.includes(tree.grandchild)),
+    'the grandchild lives on under its new parent',
+  );
 });
 
 test('the process sample sums the whole tree, and the tree outweighs the parent alone', async (t) => {

@@ -3,6 +3,10 @@
  * `exp`, `iat`, `jti`, `type` (`access` | `refresh`) and `uid`, the id of the user row the token
  * was issued to, so a user deleted and created again under the same name does not inherit the
  * old tokens. Only HS256 verifies; expiry has no leeway.
+ *
+ * Core asks about every request, and an HMAC check through jose costs tens to hundreds of
+ * microseconds, so tokens that verified are remembered (bounded) and only their expiry is
+ * checked again. The key is the whole token text: a hit is the very same signed bytes.
  */
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
@@ -47,11 +51,14 @@ export interface TokenServiceOptions {
 }
 
 const ALGORITHM = 'HS256';
+/** Verified tokens remembered at most (oldest forgotten first). */
+const VERIFIED_CACHE_SIZE = 1024;
 
 /** Issues and verifies tokens with one secret key (imported once). */
 export class TokenService {
   private readonly key: KeyObject;
   private readonly now: () => number;
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(
     secret: Uint8Array,
@@ -72,6 +79,30 @@ export class TokenService {
 
   /** Check signature, expiry, the claim set and the expected type. Never throws. */
   async verify(token: string, expected: TokenType): Promise<TokenCheck> {
+    const known = this.verified.get(token);
+    if (known !== undefined) {
+      if (known.exp * 1000 <= this.now()) {
+        this.verified.delete(token);
+        return { ok: false, reason: 'token expired' };
+      }
+      return known.type === expected
+        ? { ok: true, claims: known }
+        : { ok: false, reason: `not an ${expected} token` };
+    }
+    const check = await this.verifySignature(token, expected);
+    if (check.ok) this.remember(token, check.claims);
+    return check;
+  }
+
+  private remember(token: string, claims: TokenClaims): void {
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.verified.keys().next();
+      if (oldest.done !== true) this.verified.delete(oldest.value);
+    }
+    this.verified.set(token, claims);
+  }
+
+  private async verifySignature(token: string, expected: TokenType): Promise<TokenCheck> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],

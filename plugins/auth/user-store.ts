@@ -3,6 +3,11 @@
  * this module without it unless a caller asks for the credentials to check a login. Calls are
  * synchronous (node-sqlite3-wasm), so a check and the write after it cannot interleave with
  * another request.
+ *
+ * Every authenticated request looks its user up, and a query through the wasm SQLite costs
+ * about a millisecond, so users (without hashes) are mirrored in memory. This store is the
+ * only writer of the table: the mirror changes with each write and is reloaded when a
+ * transaction rolls back.
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../sdk/index.js';
@@ -46,24 +51,23 @@ function toRecord(row: UserRow): UserRecord {
 
 /** CRUD on the `users` table. Usernames compare exactly (case-sensitive). */
 export class UserStore {
+  private mirror = new Map<string, UserRecord>();
+
   constructor(private readonly db: Database) {
     db.exec(SCHEMA);
+    this.reload();
   }
 
   /** Every user, by name. */
   list(): UserAccount[] {
-    return this.db
-      .all<UserRow>('SELECT username, disabled FROM users ORDER BY username')
-      .map((row) => ({ username: row.username, disabled: row.disabled === 1 }));
+    return [...this.mirror.values()]
+      .sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0))
+      .map((user) => ({ username: user.username, disabled: user.disabled }));
   }
 
   /** One user without credentials, or undefined. */
   find(username: string): UserRecord | undefined {
-    const row = this.db.get<UserRow>(
-      'SELECT username, uid, disabled FROM users WHERE username = ?',
-      [username],
-    );
-    return row === undefined ? undefined : toRecord(row);
+    return this.mirror.get(username);
   }
 
   /** One user with the password hash, or undefined. */
@@ -76,11 +80,13 @@ export class UserStore {
   }
 
   count(): number {
-    return Number(this.db.get('SELECT COUNT(*) AS n FROM users')?.n ?? 0);
+    return this.mirror.size;
   }
 
   activeCount(): number {
-    return Number(this.db.get('SELECT COUNT(*) AS n FROM users WHERE disabled = 0')?.n ?? 0);
+    let active = 0;
+    for (const user of this.mirror.values()) if (!user.disabled) active += 1;
+    return active;
   }
 
   /** Insert an active user; false when the name is taken. */
@@ -91,24 +97,41 @@ export class UserStore {
        VALUES (?, ?, ?, 0, ?) ON CONFLICT (username) DO NOTHING`,
       [username, uid, passwordHash, new Date().toISOString()],
     );
-    return result.changes === 1 ? { username, uid, disabled: false } : undefined;
+    if (result.changes !== 1) return undefined;
+    const user = { username, uid, disabled: false };
+    this.mirror.set(username, user);
+    return user;
   }
 
   /** Set the disabled flag; false when the user does not exist. */
   setDisabled(username: string, disabled: boolean): boolean {
-    return (
+    const changed =
       this.db.run('UPDATE users SET disabled = ? WHERE username = ?', [disabled ? 1 : 0, username])
-        .changes === 1
-    );
+        .changes === 1;
+    const user = this.mirror.get(username);
+    if (changed && user !== undefined) this.mirror.set(username, { ...user, disabled });
+    return changed;
   }
 
   /** Delete a user; false when the user does not exist. */
   delete(username: string): boolean {
-    return this.db.run('DELETE FROM users WHERE username = ?', [username]).changes === 1;
+    const deleted = this.db.run('DELETE FROM users WHERE username = ?', [username]).changes === 1;
+    if (deleted) this.mirror.delete(username);
+    return deleted;
   }
 
-  /** Run `fn` atomically (checks and writes of one request). */
+  /** Run `fn` atomically (checks and writes of one request); a rollback reloads the mirror. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn);
+    try {
+      return this.db.transaction(fn);
+    } catch (error) {
+      this.reload();
+      throw error;
+    }
+  }
+
+  private reload(): void {
+    const rows = this.db.all<UserRow>('SELECT username, uid, disabled FROM users');
+    this.mirror = new Map(rows.map((row) => [row.username, toRecord(row)]));
   }
 }

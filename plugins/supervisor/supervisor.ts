@@ -20,7 +20,8 @@ import { ProcessLogWriter } from './logs/log-writer.js';
 import { buildProcessSpec, logFilePath, type ProcessSpec } from './process-spec.js';
 import type { OutputSink } from './runtime/launch.js';
 import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
-import { ProcessRunner, type StartOutcome } from './runtime/process-runner.js';
+import { ProcessRunner } from './runtime/process-runner.js';
+import type { StartOutcome } from './runtime/runner-types.js';
 import { liveTree, readProcTable } from './runtime/proc-table.js';
 
 /** What the supervisor is built from. */

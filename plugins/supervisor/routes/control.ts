@@ -11,7 +11,7 @@ import {
   type ProcessState,
 } from '../../../sdk/index.js';
 import type { ProcessEntry } from '../config-model.js';
-import type { StartOutcome } from '../runtime/process-runner.js';
+import type { StartOutcome } from '../runtime/runner-types.js';
 import type { Supervisor } from '../supervisor.js';
 
 /** What a start or restart came to. */

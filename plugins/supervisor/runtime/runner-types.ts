@@ -1,0 +1,27 @@
+/** The contract between a process runner and its owner. */
+import type { Logger, ProcessState } from '../../../sdk/index.js';
+import type { ProcessSpec } from '../process-spec.js';
+import type { OutputSink } from './launch.js';
+
+/** Why a start did not end with a running process. */
+export type StartFailureKind = 'config' | 'wait' | 'launch' | 'exited' | 'cancelled';
+
+/** The result of a start: the state, and the failure when it did not end running. */
+export interface StartOutcome {
+  readonly state: ProcessState;
+  readonly failure: { readonly kind: StartFailureKind; readonly message: string } | null;
+}
+
+/** What a runner needs from its owner. */
+export interface RunnerDeps {
+  readonly processName: string;
+  /** The spec from the current config; throws a ProcessSpecError when the block is invalid. */
+  resolveSpec(): ProcessSpec;
+  /** The sink for this spec's output (null when logging is suppressed). */
+  openOutput(spec: ProcessSpec): OutputSink | null;
+  /** Every state change. */
+  onChange(state: ProcessState): void;
+  readonly logger: Logger;
+  /** A process that exits within this time after launch failed to start. */
+  readonly startCheckMs: number;
+}

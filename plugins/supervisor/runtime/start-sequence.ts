@@ -1,0 +1,78 @@
+/**
+ * The steps of one start once its spec is known: the pre-start waits, the launch, and the
+ * immediate-exit check (a process that exits within `startCheckMs` failed to start: "<name>
+ * failed to stay running (exit code N): <its most telling output line>").
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../../sdk/index.js';
+import type { ProcessSpec } from '../process-spec.js';
+import { runWaits } from '../waits/wait-runner.js';
+import { launch, type ExitInfo, type LaunchedProcess, type OutputSink } from './launch.js';
+
+/** Where a start sequence ended. */
+export type StartStep =
+  | { readonly kind: 'up'; readonly process: LaunchedProcess }
+  | {
+      readonly kind: 'exited';
+      readonly process: LaunchedProcess;
+      readonly info: ExitInfo;
+      readonly message: string;
+    }
+  | { readonly kind: 'failed'; readonly failure: 'wait' | 'launch'; readonly message: string }
+  /** Cancelled by a stop; `launched` says whether a process is already running. */
+  | { readonly kind: 'cancelled'; readonly launched: boolean };
+
+/** What the sequence reports to its runner. */
+export interface StartSequenceHooks {
+  readonly processName: string;
+  /** Aborted by a stop or the host's shutdown. */
+  readonly signal: AbortSignal;
+  readonly startCheckMs: number;
+  readonly output: OutputSink | null;
+  readonly logger: Logger;
+  /** What is awaited now. */
+  onWaiting(what: string): void;
+  /** The process was launched (the immediate-exit check begins). */
+  onLaunched(process: LaunchedProcess): void;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Run the waits, launch, and check that the process stays up. */
+export async function runStartSequence(
+  spec: ProcessSpec,
+  hooks: StartSequenceHooks,
+): Promise<StartStep> {
+  const { signal } = hooks;
+  try {
+    await runWaits(spec.waits, {
+      signal,
+      budgetMs: spec.waitBudgetMs,
+      onWaiting: (what) => hooks.onWaiting(what),
+      onNotReady: (what, detail) => hooks.logger.debug(`still waiting for ${what}: ${detail}`),
+    });
+  } catch (error) {
+    if (signal.aborted) return { kind: 'cancelled', launched: false };
+    return { kind: 'failed', failure: 'wait', message: messageOf(error) };
+  }
+  if (signal.aborted) return { kind: 'cancelled', launched: false };
+  let process: LaunchedProcess;
+  try {
+    process = await launch(spec, hooks.output);
+  } catch (error) {
+    return { kind: 'failed', failure: 'launch', message: messageOf(error) };
+  }
+  hooks.onLaunched(process);
+  const check = await Promise.race([
+    process.exited.then(() => 'exited' as const),
+    sleep(hooks.startCheckMs, 'up' as const, { signal }).catch(() => 'aborted' as const),
+  ]);
+  if (check === 'up') return { kind: 'up', process };
+  if (check === 'aborted') return { kind: 'cancelled', launched: true };
+  const info = await process.exited;
+  const summary = process.outputSummary();
+  const message = `${hooks.processName} failed to stay running (exit code ${info.exitCode})${summary === null ? '' : `: ${summary}`}`;
+  return { kind: 'exited', process, info, message };
+}

@@ -1,0 +1,51 @@
+/** The live state of one process, telling its listener about every actual change. */
+import type { ProcessState } from '../../../sdk/index.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A process's state; `set` notifies only when a field really changed. */
+export class StateRecord {
+  private readonly current: Mutable<ProcessState>;
+
+  constructor(
+    processName: string,
+    private readonly onChange: (state: ProcessState) => void,
+  ) {
+    this.current = {
+      process_name: processName,
+      status: 'stopped',
+      pid: null,
+      exit_code: null,
+      restarts: 0,
+      started_at: null,
+      reason: null,
+    };
+  }
+
+  /** A copy of the state. */
+  get(): ProcessState {
+    return { ...this.current };
+  }
+
+  set(patch: Partial<ProcessState>): void {
+    let changed = false;
+    for (const [key, value] of Object.entries(patch) as [keyof ProcessState, never][]) {
+      if (this.current[key] !== value) {
+        this.current[key] = value;
+        changed = true;
+      }
+    }
+    if (changed) this.onChange(this.get());
+  }
+}
+
+/** Runs async operations one after the other (a failed one does not block the next). */
+export class SerialQueue {
+  private chain: Promise<unknown> = Promise.resolve();
+
+  run<T>(operation: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(operation, operation);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -95,6 +95,16 @@ export async function updateProcessBlock(
       const merged = { ...current, ...restored };
       const [failure] = validateBlock(merged, entry.self, 1);
       if (failure !== undefined) throw blockFailure(failure, entry, request.updates);
+      if (merged.process_name !== entry.process_name) {
+        const owner = listProcessEntries(draft).find(
+          (other) => other.process_name === merged.process_name,
+        );
+        if (owner !== undefined)
+          throw rejection(
+            'updates.process_name',
+            `process_name '${owner.process_name}' is already used by ${owner.path.join('.')}`,
+          );
+      }
       Object.assign(current, restored);
       if (typeof current.process_name === 'string') newName = current.process_name;
     }, options);

@@ -168,10 +168,14 @@ test('schemas, global update, and the earlier-generation save and validate', asy
     const invalid = partsConfig() as Json;
     invalid.chatter.port = 'high';
     invalid.quiet.process_name = 'Chatter';
-    const validation = await request<Json>(host.url, '/config/validate', { body: invalid });
+    const validation = await request<{ valid: boolean; errors: Array<{ field: string }> }>(
+      host.url,
+      '/config/validate',
+      { body: invalid },
+    );
     t.false(validation.body.valid);
     t.deepEqual(
-      validation.body.errors.map((error: Json) => error.field),
+      validation.body.errors.map((error) => error.field),
       ['chatter.port', 'quiet.process_name'],
     );
     const fine = await request<Json>(host.url, '/config/validate', { body: partsConfig() });

@@ -53,6 +53,9 @@ const cases: ReadonlyArray<readonly [string, string]> = [
   ['DB_PASSWORD="two words" next', 'DB_PASSWORD="[REDACTED]" next'],
   ['MyPlex user is someone@example.com today', 'MyPlex user is [REDACTED] today'],
   ['max_tokens: 512 tokenizer=fast', 'max_tokens: 512 tokenizer=fast'],
+  ['GET /cb?code=xyz789&state=1', 'GET /cb?code=[REDACTED]&state=1'],
+  ['blob.example/file?sig=abcdef&se=2026', 'blob.example/file?sig=[REDACTED]&se=2026'],
+  ['AKIAABCDEFGHIJKLMNOP used', '[REDACTED] used'],
   [`started with api_key=${PLANTED}`, 'started with api_key=[REDACTED]'],
 ];
 

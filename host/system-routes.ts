@@ -41,6 +41,7 @@ export function systemRoutes(host: RunningHost, version: string): RouteDefinitio
           'Process supervisor for media stacks. Every route is also served under `/api`; errors are `{detail, code, field?}`. With authentication enabled, send `Authorization: Bearer <access token>` (WebSockets: `?token=`).',
         routes: host.routes.all(),
         streams: host.streams.all(),
+        proxies: host.proxies.all(),
         tagDescriptions: { host: 'Health, capabilities and documentation' },
       }),
     );

@@ -7,6 +7,7 @@ import type { Logger } from './logger.js';
 import type { MetricsCollectorDefinition, MetricsSnapshot } from './metrics.js';
 import type { ServiceRef } from './services.js';
 import type { PluginStorage } from './storage.js';
+import type { ProxyDefinition } from './proxy.js';
 import type { StreamDefinition, StreamHandle } from './stream.js';
 import type { Static } from '@sinclair/typebox';
 import type { TaskRunner } from './tasks.js';
@@ -61,6 +62,8 @@ export interface PluginContext<C = unknown> {
   stream<Q extends TObject, M extends TSchema>(
     definition: StreamDefinition<Q, M>,
   ): StreamHandle<Static<Q>, Static<M>>;
+  /** Declare a reverse proxy under a path prefix (HTTP and WebSocket). */
+  proxy(definition: ProxyDefinition): void;
   /** Declare a metrics collector. */
   metrics(definition: MetricsCollectorDefinition): void;
   /** Turn a declared capability flag on (or bind it to a live predicate). */

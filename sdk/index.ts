@@ -6,6 +6,7 @@ export * from './plugin.js';
 export * from './context.js';
 export * from './http.js';
 export * from './stream.js';
+export * from './proxy.js';
 export * from './metrics.js';
 export * from './services.js';
 export * from './events.js';

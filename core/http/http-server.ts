@@ -5,6 +5,9 @@ import { errorBody } from './error-mapper.js';
 import { createRouteHandler, sendJson, type PipelineEnvironment } from './request-pipeline.js';
 import { ResponseState } from './response-state.js';
 import type { RouteTable } from './route-table.js';
+import type { ProxyTable } from './proxy-table.js';
+import { createProxyHandler } from './reverse-proxy.js';
+import { socketProxyBehavior } from '../ws/proxy-socket.js';
 import {
   closeListenSocket,
   createApp,
@@ -29,6 +32,7 @@ export class HttpServer {
   constructor(
     private readonly routes: RouteTable,
     private readonly streams: StreamHub,
+    private readonly proxies: ProxyTable,
     private readonly logger: Logger,
   ) {
     this.app = createApp();
@@ -42,6 +46,25 @@ export class HttpServer {
       for (const path of route.paths) this.app[bind](path, handler);
     }
     this.streams.bind(this.app, streamEnv);
+    for (const proxy of this.proxies.all()) {
+      for (const prefix of [proxy.definition.prefix, `/api${proxy.definition.prefix}`]) {
+        // Upgrade requests go to the socket relay; uWS passes plain requests on to `any`.
+        this.app.ws(
+          `${prefix}/*`,
+          socketProxyBehavior(proxy, prefix, {
+            logger: pipeline.logger,
+            authenticate: streamEnv.authenticate,
+          }),
+        );
+        this.app.any(
+          `${prefix}/*`,
+          createProxyHandler(proxy, prefix, {
+            logger: pipeline.logger,
+            authenticate: pipeline.authenticate,
+          }),
+        );
+      }
+    }
     this.app.any('/*', (res, req) => {
       const state = new ResponseState(res);
       const method = req.getMethod().toUpperCase();

@@ -9,7 +9,8 @@ import type { ResponseState } from './response-state.js';
 /** A fully formed response. */
 export interface OutgoingResponse {
   readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
+  /** A list value is written as one header line per entry (set-cookie). */
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
   readonly body: string | Uint8Array | AsyncIterable<Uint8Array>;
   /** Close the connection after the response (used after refusing a body). */
   readonly closeConnection?: boolean;
@@ -39,7 +40,10 @@ export async function writeResponse(
 
 function writeHead(state: ResponseState, response: OutgoingResponse): void {
   state.res.writeStatus(statusLine(response.status));
-  for (const [name, value] of Object.entries(response.headers)) state.res.writeHeader(name, value);
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const line of typeof value === 'string' ? [value] : value)
+      state.res.writeHeader(name, line);
+  }
 }
 
 async function writeStream(

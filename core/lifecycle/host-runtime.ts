@@ -25,6 +25,7 @@ import {
 } from '../di/tokens.js';
 import { HttpServer } from '../http/http-server.js';
 import { RouteTable } from '../http/route-table.js';
+import { ProxyTable } from '../http/proxy-table.js';
 import { isNativeUws } from '../http/uws-app.js';
 import { describeError, LogSink, parseLogLevel, ScopedLogger } from '../logging/logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
@@ -71,6 +72,7 @@ export interface HostOptions {
 export interface RunningHost {
   readonly routes: RouteTable;
   readonly streams: StreamHub;
+  readonly proxies: ProxyTable;
   readonly capabilities: CapabilityRegistry;
   readonly health: HealthRegistry;
   readonly metrics: MetricsRegistry;
@@ -92,6 +94,7 @@ interface ActivePlugin {
 export class HostRuntime implements RunningHost {
   readonly routes = new RouteTable();
   readonly streams = new StreamHub();
+  readonly proxies = new ProxyTable();
   readonly capabilities = new CapabilityRegistry();
   readonly health = new HealthRegistry();
   readonly services = new ServiceRegistry();
@@ -179,7 +182,12 @@ export class HostRuntime implements RunningHost {
     const host =
       options.host ?? (typeof api.host === 'string' && api.host !== '' ? api.host : '127.0.0.1');
     const port = options.port ?? (typeof api.port === 'number' ? api.port : 8000);
-    this.server = new HttpServer(this.routes, this.streams, this.logger.child('http'));
+    this.server = new HttpServer(
+      this.routes,
+      this.streams,
+      this.proxies,
+      this.logger.child('http'),
+    );
     this.bindServer(this.server);
     const boundPort = await this.server.listen(host, port);
     this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
@@ -194,6 +202,7 @@ export class HostRuntime implements RunningHost {
     c.register(ConfigStore, { useValue: this.config });
     c.register(RouteTable, { useValue: this.routes });
     c.register(StreamHub, { useValue: this.streams });
+    c.register(ProxyTable, { useValue: this.proxies });
     c.register(MetricsRegistry, { useValue: this.metrics });
     c.register(CapabilityRegistry, { useValue: this.capabilities });
     c.register(ServiceRegistry, { useValue: this.services });

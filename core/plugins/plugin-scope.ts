@@ -20,6 +20,8 @@ import type { MetricsCollectorDefinition } from '../../sdk/metrics.js';
 import type { Plugin } from '../../sdk/plugin.js';
 import type { ServiceRef } from '../../sdk/services.js';
 import type { StreamDefinition, StreamHandle } from '../../sdk/stream.js';
+import type { ProxyDefinition } from '../../sdk/proxy.js';
+import { ProxyTable } from '../http/proxy-table.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ConfigStore } from '../config/config-store.js';
 import {
@@ -58,6 +60,7 @@ export class PluginScope implements PluginContext<unknown> {
     @inject(ConfigStore) readonly stack: ConfigStore,
     @inject(RouteTable) private readonly routes: RouteTable,
     @inject(StreamHub) private readonly streams: StreamHub,
+    @inject(ProxyTable) private readonly proxies: ProxyTable,
     @inject(MetricsRegistry) private readonly metricsRegistry: MetricsRegistry,
     @inject(CapabilityRegistry) private readonly capabilities: CapabilityRegistry,
     @inject(ServiceRegistry) private readonly services: ServiceRegistry,
@@ -100,6 +103,11 @@ export class PluginScope implements PluginContext<unknown> {
   ): StreamHandle<Static<Q>, Static<M>> {
     this.assertOpen('stream');
     return this.streams.register(this.name, definition);
+  }
+
+  proxy(definition: ProxyDefinition): void {
+    this.assertOpen('proxy');
+    this.proxies.add(this.name, definition);
   }
 
   metrics(definition: MetricsCollectorDefinition): void {

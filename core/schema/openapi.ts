@@ -4,6 +4,7 @@ import { ErrorBody } from '../../sdk/schema.js';
 import { responseSchemas, type RegisteredRoute } from '../http/route-table.js';
 import { servedPaths, toOpenApiPath } from '../http/route-paths.js';
 import type { RegisteredStream } from '../ws/stream-hub.js';
+import type { RegisteredProxy } from '../http/proxy-table.js';
 
 type Json = Record<string, unknown>;
 
@@ -14,6 +15,7 @@ export interface OpenApiInput {
   readonly description: string;
   readonly routes: readonly RegisteredRoute[];
   readonly streams: readonly RegisteredStream[];
+  readonly proxies: readonly RegisteredProxy[];
   /** Plugin name → description line, for tags. */
   readonly tagDescriptions: Readonly<Record<string, string>>;
 }
@@ -142,6 +144,33 @@ function streamOperation(stream: RegisteredStream): Json {
   };
 }
 
+function proxyOperation(proxy: RegisteredProxy): Json {
+  const { definition } = proxy;
+  const secured = definition.auth !== 'open';
+  return {
+    operationId: `${proxy.owner}_proxy_${definition.prefix.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+    summary: `${definition.summary} (reverse proxy)`,
+    description: `Every method, and WebSocket upgrades, under \`${definition.prefix}/<key>/\` are forwarded to the service behind \`key\` (bodies stream both ways). With authentication enabled send the bearer token, or \`?token=\` where a header cannot be set.`,
+    tags: [proxy.owner],
+    parameters: [
+      { name: 'key', in: 'path', required: true, schema: { type: 'string' } },
+      {
+        name: 'path',
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+        description: 'The rest of the upstream path',
+      },
+    ],
+    responses: {
+      '200': { description: 'The upstream answer, as is' },
+      '404': errorResponse('Unknown key, or proxying is off'),
+      '502': errorResponse('The upstream is unreachable'),
+    },
+    security: secured ? [{ bearerAuth: [] }] : [],
+  };
+}
+
 /** Build the document. */
 export function buildOpenApi(input: OpenApiInput): Json {
   const paths: Record<string, Json> = {};
@@ -158,6 +187,8 @@ export function buildOpenApi(input: OpenApiInput): Json {
       get: streamOperation(stream),
     };
   }
+  for (const proxy of input.proxies)
+    paths[`${proxy.definition.prefix}/{key}/{path}`] = { get: proxyOperation(proxy) };
   const tagNames = new Set<string>();
   for (const route of input.routes)
     for (const tag of route.definition.tags ?? [route.owner]) tagNames.add(tag);

@@ -1,5 +1,5 @@
 /** Clients that go away mid-body or mid-handler must not crash or wedge the host. */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import test from 'ava';
 import { eventually } from '../../helpers/eventually.js';
 import { HELLO_PLUGIN_DIR } from '../../helpers/fixture-paths.js';
@@ -15,7 +15,7 @@ test.after.always(async () => {
   await host?.stop();
 });
 
-function rawSocket(): Promise<import('node:net').Socket> {
+function rawSocket(): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(host.port, '127.0.0.1', () => resolve(socket));
     socket.on('error', reject);

@@ -1,0 +1,156 @@
+/**
+ * HTTP reverse proxying through undici: the request body streams upstream with backpressure
+ * (uWS pause/resume), the response streams back through the response writer. Our bearer token
+ * is stripped: it belongs to stackd, not to the service.
+ */
+import { Readable } from 'node:stream';
+import { request as upstreamRequest } from 'undici';
+import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
+import type { Logger } from '../../sdk/logger.js';
+import { errorBody } from './error-mapper.js';
+import {
+  HOP_BY_HOP,
+  proxyToken,
+  splitProxyPath,
+  upstreamUrl,
+  type RegisteredProxy,
+} from './proxy-table.js';
+import { sendJson } from './request-pipeline.js';
+import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
+import { ResponseState } from './response-state.js';
+import { writeResponse } from './response-writer.js';
+import type { HttpRequest, HttpResponse } from './uws-app.js';
+
+/** What the proxy handler needs from the host. */
+export interface ProxyEnvironment {
+  readonly logger: Logger;
+  readonly authenticate:
+    ((token: string | null, snapshot: RequestSnapshot) => Promise<AuthenticationResult>) | null;
+}
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+/** A uWS handler forwarding every method under the proxy's prefix. */
+export function createProxyHandler(
+  proxy: RegisteredProxy,
+  servedPrefix: string,
+  env: ProxyEnvironment,
+) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const state = new ResponseState(res);
+    const snapshot = snapshotRequest(req, res, []);
+    const body = BODYLESS.has(snapshot.method) ? undefined : requestBodyStream(state);
+    forward(proxy, servedPrefix, env, state, snapshot, body).catch((error: unknown) => {
+      env.logger.error(`proxy ${snapshot.method} ${snapshot.path} failed`, { error });
+    });
+  };
+}
+
+/** A Readable fed by uWS `onData`, pausing the socket while the consumer is behind. */
+function requestBodyStream(state: ResponseState): Readable {
+  const stream = new Readable({
+    read() {
+      if (!state.finished) state.res.resume();
+    },
+  });
+  state.res.onData((chunk, isLast) => {
+    if (!stream.push(Buffer.from(chunk.slice(0)))) state.res.pause();
+    if (isLast) stream.push(null);
+  });
+  state.signal.addEventListener('abort', () => stream.destroy(), { once: true });
+  return stream;
+}
+
+async function forward(
+  proxy: RegisteredProxy,
+  servedPrefix: string,
+  env: ProxyEnvironment,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+  body: Readable | undefined,
+): Promise<void> {
+  const { definition } = proxy;
+  if (definition.auth !== 'open' && env.authenticate !== null) {
+    const auth = await env.authenticate(proxyToken(snapshot.headers, snapshot.rawQuery), snapshot);
+    if (!auth.ok) {
+      body?.destroy();
+      await sendJson(state, auth.status, errorBody(auth.detail, auth.code), {
+        'www-authenticate': 'Bearer',
+      });
+      return;
+    }
+  }
+  const parts = splitProxyPath(servedPrefix, snapshot.path);
+  const target = parts === null ? null : definition.resolve(parts.key);
+  if (parts === null || target === null) {
+    body?.destroy();
+    await sendJson(
+      state,
+      404,
+      errorBody(`No proxied service at ${snapshot.path}`, 'PROXY_TARGET_NOT_FOUND'),
+    );
+    return;
+  }
+  const url = upstreamUrl(
+    target.origin,
+    definition.prefix,
+    parts.key,
+    parts.rest,
+    snapshot.rawQuery,
+    target.stripPrefix !== false,
+  );
+  let upstream;
+  try {
+    upstream = await upstreamRequest(url, {
+      method: snapshot.method as 'GET',
+      headers: forwardedHeaders(snapshot, definition.prefix, parts.key),
+      body: body ?? null,
+      signal: state.signal,
+    });
+  } catch (error) {
+    if (state.finished) return;
+    env.logger.warn(`proxy to ${target.origin} failed`, { error });
+    await sendJson(
+      state,
+      502,
+      errorBody(
+        `The service behind ${definition.prefix}/${parts.key} is unreachable`,
+        'PROXY_UPSTREAM_UNREACHABLE',
+      ),
+    );
+    return;
+  }
+  await writeResponse(state, {
+    status: upstream.statusCode,
+    headers: responseHeaders(upstream.headers),
+    body: upstream.body,
+  });
+}
+
+function forwardedHeaders(
+  snapshot: RequestSnapshot,
+  prefix: string,
+  key: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(snapshot.headers)) {
+    if (HOP_BY_HOP.has(name)) continue;
+    if (name === 'authorization' && /^Bearer\s/i.test(value)) continue;
+    headers[name] = value;
+  }
+  headers['x-forwarded-for'] = snapshot.ip;
+  headers['x-forwarded-host'] = snapshot.headers.host ?? '';
+  headers['x-forwarded-proto'] = 'http';
+  headers['x-forwarded-prefix'] = `${prefix}/${key}`;
+  return headers;
+}
+
+function responseHeaders(
+  upstream: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  }
+  return headers;
+}

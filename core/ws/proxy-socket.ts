@@ -1,0 +1,160 @@
+/**
+ * WebSocket reverse proxying: the upstream connection is opened during the (async) upgrade, so a
+ * dead upstream is a 502 instead of an accepted socket that closes at once; then frames are
+ * relayed both ways and either side's close closes the other.
+ */
+import { WebSocket as UpstreamSocket } from 'undici';
+import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
+import type { Logger } from '../../sdk/logger.js';
+import {
+  proxyToken,
+  splitProxyPath,
+  upstreamUrl,
+  type RegisteredProxy,
+} from '../http/proxy-table.js';
+import type { WebSocket, WebSocketBehavior } from '../http/uws-app.js';
+
+/** What the proxy needs from the host. */
+export interface SocketProxyEnvironment {
+  readonly logger: Logger;
+  readonly authenticate:
+    ((token: string | null, ip: string, path: string) => Promise<AuthenticationResult>) | null;
+}
+
+interface Relay {
+  readonly upstream: UpstreamSocket;
+  /** Frames that arrived from upstream before the client socket opened. */
+  readonly early: Array<string | Buffer>;
+  client?: WebSocket<RelayData>;
+}
+
+/** uWS copies the user data object given to upgrade(), so mutable state lives one level down. */
+interface RelayData {
+  readonly relay: Relay;
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+function statusLine(status: number, text: string): string {
+  return `${status} ${text}`;
+}
+
+/** uWS behaviour for `<prefix>/*` upgrade requests. */
+export function socketProxyBehavior(
+  proxy: RegisteredProxy,
+  servedPrefix: string,
+  env: SocketProxyEnvironment,
+): WebSocketBehavior<RelayData> {
+  const { definition } = proxy;
+  return {
+    maxPayloadLength: 16 * 1024 * 1024,
+    idleTimeout: 0,
+    maxBackpressure: 16 * 1024 * 1024,
+    upgrade: (res, req, context) => {
+      let aborted = false;
+      res.onAborted(() => {
+        aborted = true;
+      });
+      const path = req.getUrl();
+      const rawQuery = req.getQuery() ?? '';
+      const headers: Record<string, string> = {};
+      req.forEach((key, value) => (headers[key] = value));
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const ip = Buffer.from(res.getRemoteAddressAsText()).toString('utf8');
+      const refuse = (status: number, text: string): void => {
+        if (!aborted) res.cork(() => res.writeStatus(statusLine(status, text)).end());
+      };
+      void (async () => {
+        if (definition.auth !== 'open' && env.authenticate !== null) {
+          const auth = await env.authenticate(proxyToken(headers, rawQuery), ip, path);
+          if (!auth.ok)
+            return refuse(auth.status, auth.status === 401 ? 'Unauthorized' : 'Forbidden');
+        }
+        const parts = splitProxyPath(servedPrefix, path);
+        const target = parts === null ? null : definition.resolve(parts.key);
+        if (parts === null || target === null) return refuse(404, 'Not Found');
+        const url = upstreamUrl(
+          target.origin,
+          definition.prefix,
+          parts.key,
+          parts.rest,
+          rawQuery,
+          target.stripPrefix !== false,
+        ).replace(/^http/, 'ws');
+        const upstream = await connectUpstream(url, protocol);
+        if (upstream === null) return refuse(502, 'Bad Gateway');
+        if (aborted) {
+          upstream.close();
+          return undefined;
+        }
+        const data: Relay = { upstream, early: [] };
+        upstream.addEventListener('message', (event) => {
+          const frame =
+            typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer);
+          if (data.client === undefined) data.early.push(frame);
+          else data.client.cork(() => data.client?.send(frame, typeof frame !== 'string'));
+        });
+        upstream.addEventListener('close', (event) =>
+          data.client?.end(event.code === 1005 ? 1000 : event.code, event.reason),
+        );
+        res.cork(() => res.upgrade<RelayData>({ relay: data }, key, protocol, extensions, context));
+        return undefined;
+      })().catch((error: unknown) => {
+        env.logger.error(`websocket proxy upgrade of ${path} failed`, { error });
+        refuse(500, 'Internal Server Error');
+      });
+    },
+    open: (ws) => {
+      const data = ws.getUserData().relay;
+      data.client = ws;
+      for (const frame of data.early.splice(0)) ws.send(frame, typeof frame !== 'string');
+    },
+    message: (ws, message, isBinary) => {
+      const { upstream } = ws.getUserData().relay;
+      // Copy: uWS reuses the buffer once this callback returns.
+      if (isBinary) upstream.send(Buffer.from(message.slice(0)));
+      else upstream.send(Buffer.from(message).toString('utf8'));
+    },
+    close: (ws) => {
+      const { upstream } = ws.getUserData().relay;
+      if (
+        upstream.readyState === UpstreamSocket.OPEN ||
+        upstream.readyState === UpstreamSocket.CONNECTING
+      )
+        upstream.close();
+    },
+  };
+}
+
+function connectUpstream(url: string, protocol: string): Promise<UpstreamSocket | null> {
+  return new Promise((resolve) => {
+    const protocols = protocol
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+    const socket =
+      protocols.length > 0 ? new UpstreamSocket(url, protocols) : new UpstreamSocket(url);
+    const timer = setTimeout(() => {
+      socket.close();
+      resolve(null);
+    }, CONNECT_TIMEOUT_MS);
+    socket.addEventListener(
+      'open',
+      () => {
+        clearTimeout(timer);
+        resolve(socket);
+      },
+      { once: true },
+    );
+    socket.addEventListener(
+      'error',
+      () => {
+        clearTimeout(timer);
+        resolve(null);
+      },
+      { once: true },
+    );
+  });
+}

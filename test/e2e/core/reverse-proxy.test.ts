@@ -1,0 +1,120 @@
+/** The core reverse proxy: HTTP both ways (streamed), WebSocket relay, unknown keys, dead upstreams. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import uWS from 'uWebSockets.js';
+import { HELLO_PLUGIN_DIR } from '../../helpers/fixture-paths.js';
+import { openSocket, request } from '../../helpers/http.js';
+import { startHost, type RunningHostProcess } from '../../helpers/start-host.js';
+
+let host: RunningHostProcess;
+let upstream: Server;
+let wsUpstream: uWS.us_listen_socket;
+
+test.before(async () => {
+  upstream = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url?.startsWith('/big')) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const block = Buffer.alloc(1024 * 1024, 7);
+        for (let index = 0; index < 8; index += 1) res.write(block);
+        res.end();
+        return;
+      }
+      res.setHeader('set-cookie', ['a=1; Path=/', 'b=2; Path=/']);
+      res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' });
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const wsPort = await new Promise<number>((resolve) => {
+    uWS
+      .App()
+      .ws('/*', {
+        message: (ws, message) => {
+          ws.send(`echo:${Buffer.from(message).toString('utf8')}`);
+        },
+      })
+      .listen('127.0.0.1', 0, (socket) => {
+        wsUpstream = socket;
+        resolve(uWS.us_socket_local_port(wsUpstream));
+      });
+  });
+  const httpPort = (upstream.address() as AddressInfo).port;
+  // One origin serves both: HTTP on the node server; the WS test uses a second host pointing at uWS.
+  host = await startHost({
+    plugins: [HELLO_PLUGIN_DIR],
+    env: { HELLO_UPSTREAM: `http://127.0.0.1:${httpPort}` },
+  });
+  wsHost = await startHost({
+    plugins: [HELLO_PLUGIN_DIR],
+    env: { HELLO_UPSTREAM: `http://127.0.0.1:${wsPort}` },
+  });
+});
+let wsHost: RunningHostProcess;
+
+test.after.always(async () => {
+  await host?.stop();
+  await wsHost?.stop();
+  upstream?.close();
+  if (wsUpstream !== undefined) uWS.us_listen_socket_close(wsUpstream);
+});
+
+test('requests are forwarded with method, path, query, body and forwarding headers', async (t) => {
+  const response = await request(host.url, '/hello/proxy/up/api/v3/series?x=1', {
+    method: 'PUT',
+    body: { hello: 'there' },
+    headers: { 'x-custom': 'kept' },
+  });
+  t.is(response.status, 201);
+  t.is(response.headers.get('x-upstream'), 'yes');
+  t.deepEqual(response.headers.getSetCookie(), ['a=1; Path=/', 'b=2; Path=/']);
+  t.is(response.body.method, 'PUT');
+  t.is(response.body.url, '/api/v3/series?x=1');
+  t.is(response.body.body, '{"hello":"there"}');
+  t.is(response.body.headers['x-custom'], 'kept');
+  t.is(response.body.headers['x-forwarded-prefix'], '/hello/proxy/up');
+});
+
+test('the /api alias proxies too, and large bodies stream through', async (t) => {
+  const response = await fetch(new URL('/api/hello/proxy/up/big', host.url));
+  t.is(response.status, 200);
+  t.is((await response.arrayBuffer()).byteLength, 8 * 1024 * 1024);
+});
+
+test('an unknown key is 404 with the error body', async (t) => {
+  const response = await request(host.url, '/hello/proxy/nope/x');
+  t.is(response.status, 404);
+  t.is(response.body.code, 'PROXY_TARGET_NOT_FOUND');
+});
+
+test('WebSocket upgrades are relayed both ways', async (t) => {
+  const socket = await openSocket(wsHost.url, '/hello/proxy/up/socket');
+  socket.socket.send('hi');
+  t.is(await socket.next((message) => message.startsWith('echo:')), 'echo:hi');
+  socket.close();
+});
+
+test('a dead upstream is 502, not a crash', async (t) => {
+  const dead = await startHost({
+    plugins: [HELLO_PLUGIN_DIR],
+    env: { HELLO_UPSTREAM: 'http://127.0.0.1:9' },
+  });
+  try {
+    const response = await request(dead.url, '/hello/proxy/up/');
+    t.is(response.status, 502);
+    t.is(response.body.code, 'PROXY_UPSTREAM_UNREACHABLE');
+    t.is((await request(dead.url, '/health')).status, 200);
+  } finally {
+    await dead.stop();
+  }
+});

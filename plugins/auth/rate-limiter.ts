@@ -31,6 +31,12 @@ interface KeyState {
   lockedUntil: number;
 }
 
+/** A key that a failure just locked, and for how long. */
+export interface Lockout {
+  readonly key: string;
+  readonly lockoutMs: number;
+}
+
 /** A limited key: its name and the policy for it. */
 export interface LimitedKey {
   readonly key: string;
@@ -60,9 +66,13 @@ export class RateLimiter {
     return retryAfterMs > 0 ? { allowed: false, retryAfterMs } : { allowed: true };
   }
 
-  /** Count a failure against every key; locks the ones that reached their limit. */
-  recordFailure(keys: readonly LimitedKey[]): void {
+  /**
+   * Count a failure against every key; locks the ones that reached their limit and returns
+   * them with their lockout (so callers can log each lockout once, not each refused attempt).
+   */
+  recordFailure(keys: readonly LimitedKey[]): Lockout[] {
     const now = this.now();
+    const locked: Lockout[] = [];
     for (const { key, policy } of keys) {
       const state = this.current(key, now) ?? { failures: 0, lastFailureAt: now, lockedUntil: 0 };
       state.failures += 1;
@@ -74,12 +84,14 @@ export class RateLimiter {
           this.options.lockoutBaseMs * 2 ** Math.min(excess, 30),
         );
         state.lockedUntil = now + lockout;
+        locked.push({ key, lockoutMs: lockout });
       }
       // Re-insert so the map's order is oldest-touched first.
       this.keys.delete(key);
       this.keys.set(key, state);
     }
     this.trim();
+    return locked;
   }
 
   /** Forget a key (a successful login clears its username). */

@@ -55,7 +55,7 @@ export class SessionService {
     const keys = this.limitedKeys(username, ip);
     const decision = limiter.check(keys);
     if (!decision.allowed) {
-      logger.warn('login refused: too many failed attempts', { username, ip });
+      logger.debug('login refused: locked after failed attempts', { username, ip });
       throw new TooManyRequestsError(
         'AUTH_RATE_LIMITED',
         'Too many failed login attempts; try again later',
@@ -68,8 +68,13 @@ export class SessionService {
         ? await hasher.verifyAgainstNothing(password)
         : await hasher.verify(password, user.passwordHash);
     if (user === undefined || !matches) {
-      limiter.recordFailure(keys);
+      const lockouts = limiter.recordFailure(keys);
       logger.info('login failed: invalid credentials', { username, ip });
+      for (const lockout of lockouts)
+        logger.warn('login locked after repeated failures', {
+          key: lockout.key,
+          seconds: Math.ceil(lockout.lockoutMs / 1000),
+        });
       throw new UnauthorizedError('AUTH_INVALID_CREDENTIALS', 'Incorrect username or password');
     }
     limiter.reset(this.userKey(username));

@@ -17,10 +17,10 @@ const address = { key: 'address:10.0.0.1', policy: { maxFailures: 5 } };
 test('a key locks when it reaches its limit and unlocks after the lockout', (t) => {
   const clock = new ManualClock();
   const rl = limiter(clock);
-  rl.recordFailure([user]);
-  rl.recordFailure([user]);
+  t.deepEqual(rl.recordFailure([user]), []);
+  t.deepEqual(rl.recordFailure([user]), []);
   t.deepEqual(rl.check([user]), { allowed: true });
-  rl.recordFailure([user]);
+  t.deepEqual(rl.recordFailure([user, address]), [{ key: 'user:alice', lockoutMs: 1_000 }]);
   t.deepEqual(rl.check([user]), { allowed: false, retryAfterMs: 1_000 });
   clock.advance(400);
   t.deepEqual(rl.check([user]), { allowed: false, retryAfterMs: 600 });

@@ -106,13 +106,14 @@ test('a user deleted and created again does not inherit the old tokens', async (
 });
 
 test('failed logins lock the username (429 with a retry time), even for the right password', async (t) => {
-  const { sessions, clock } = await enabledWithAdmin({ perUser: 3 });
+  const { sessions, clock, lines } = await enabledWithAdmin({ perUser: 3 });
   for (let attempt = 0; attempt < 3; attempt += 1)
     t.like(await failure(sessions.login('admin', 'wrong-password', '10.0.0.1')), { status: 401 });
   const locked = await failure(sessions.login('admin', 'admin-password', '10.0.0.2'));
   t.is(locked.status, 429);
   t.is(locked.code, 'AUTH_RATE_LIMITED');
   t.is(locked.headers['Retry-After'], '30');
+  t.is(lines.filter((line) => line.includes('login locked after repeated failures')).length, 1);
   clock.advance(30_000);
   t.is((await sessions.login('admin', 'admin-password', '10.0.0.2')).token_type, 'bearer');
   // Success cleared the username's failures: one more failure does not lock again.

@@ -3,6 +3,7 @@
  * type handlers and become the OpenAPI document. Plugins import `Type` from here so the whole
  * project shares one TypeBox copy.
  */
+import { Value } from '@sinclair/typebox/value';
 import {
   Kind,
   Type,
@@ -59,3 +60,37 @@ export const JsonValue = Type.Unknown();
 export const JsonObject = Type.Record(Type.String(), Type.Unknown());
 /** Type of {@link JsonObject}. */
 export type JsonObject = Static<typeof JsonObject>;
+
+/** One failed check: the dotted field path (relative to the value) and why. */
+export interface SchemaFailure {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** `/wait_for_tcp/0/port` (a JSON pointer) → `wait_for_tcp.0.port`. */
+export function pointerToField(pointer: string): string {
+  return pointer
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+/**
+ * Check a value against a schema outside a route (config documents, files): up to `limit`
+ * failures, one per field, empty when valid.
+ */
+export function checkValue(schema: TSchema, value: unknown, limit = 20): SchemaFailure[] {
+  if (Value.Check(schema, value)) return [];
+  const failures: SchemaFailure[] = [];
+  const seen = new Set<string>();
+  for (const error of Value.Errors(schema, value)) {
+    const field = pointerToField(error.path);
+    // A union reports each failed branch at the same path; one message per field is enough.
+    if (seen.has(field)) continue;
+    seen.add(field);
+    failures.push({ field, message: error.message });
+    if (failures.length >= limit) break;
+  }
+  return failures;
+}

@@ -5,7 +5,10 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
+import { pointerToField } from '../../sdk/schema.js';
 import { registerFormats } from './formats.js';
+
+export { pointerToField };
 
 /** Where a failing value came from. */
 export type InputPart = 'body' | 'query' | 'params' | 'response' | 'config';
@@ -53,15 +56,6 @@ export class CompiledSchema<T = unknown> {
     const first = this.check.Errors(value).First();
     return { field: pointerToField(first?.path ?? ''), message: first?.message ?? 'Invalid value' };
   }
-}
-
-/** `/config/destinations/0/url` → `config.destinations.0.url`. */
-export function pointerToField(pointer: string): string {
-  return pointer
-    .split('/')
-    .filter((segment) => segment.length > 0)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
 }
 
 const cache = new WeakMap<TSchema, CompiledSchema>();

@@ -3,10 +3,9 @@
  * process names unique. Used by the validator registered on `ctx.stack` (so every update anyone
  * makes is checked), by POST /config (to name the request field) and by POST /config/validate.
  */
-import { InputError, type JsonRecord } from '../../../sdk/index.js';
+import { checkValue, InputError, type JsonRecord } from '../../../sdk/index.js';
 import { HOST_SECTION } from '../config-model.js';
 import { ApiServiceBlock, looksLikeProcessBlock, ProcessBlock } from './block-schema.js';
-import { checkAgainstSchema } from './schema-check.js';
 
 /** One problem, with the field as a path from the document root. */
 export interface ConfigFailure {
@@ -24,7 +23,7 @@ function fieldPath(base: readonly string[], relative: string): string[] {
 
 /** Failures of one block (paths relative to the block). */
 export function validateBlock(block: unknown, self: boolean, limit = 20): ConfigFailure[] {
-  return checkAgainstSchema(self ? ApiServiceBlock : ProcessBlock, block, limit).map((failure) => ({
+  return checkValue(self ? ApiServiceBlock : ProcessBlock, block, limit).map((failure) => ({
     path: fieldPath([], failure.field),
     message: failure.message,
   }));

@@ -2,8 +2,9 @@
  * The container's own cgroup (v2 unified or v1 hierarchies): memory and CPU limits and usage,
  * so a container with a 2 GiB limit reports 90% when it uses 1.8 GiB rather than 7% of the host.
  */
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readProcFile } from './read-proc-file.js';
 import { parseIoStat, parseKeyValueLines, type DiskCounters } from './proc-parsers.js';
 
 /** One reading of the cgroup files; null where a file is missing or says "no limit". */
@@ -16,14 +17,6 @@ export interface CgroupReading {
   readonly cpuUsageMicros: number | null;
   /** cgroup v2 io.stat sums, or null. */
   readonly io: DiskCounters | null;
-}
-
-async function readText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -66,20 +59,21 @@ export class CgroupReader {
     return null;
   }
 
-  async read(): Promise<CgroupReading> {
+  /** Read the current figures (synchronous: cgroup files are kernel-generated, like /proc). */
+  read(): CgroupReading {
     return this.version === 2 ? this.readV2() : this.readV1();
   }
 
-  private async readV2(): Promise<CgroupReading> {
-    const file = (name: string) => readText(join(this.root, name));
-    const [memoryMax, memoryCurrent, memoryStat, cpuMax, cpuStat, ioStat] = await Promise.all([
+  private readV2(): CgroupReading {
+    const file = (name: string) => readProcFile(join(this.root, name));
+    const [memoryMax, memoryCurrent, memoryStat, cpuMax, cpuStat, ioStat] = [
       file('memory.max'),
       file('memory.current'),
       file('memory.stat'),
       file('cpu.max'),
       file('cpu.stat'),
       file('io.stat'),
-    ]);
+    ];
     const [quota, period] = (cpuMax ?? 'max').trim().split(/\s+/);
     const quotaValue = parseLimit(quota ?? null);
     const periodValue = Number(period);
@@ -93,16 +87,16 @@ export class CgroupReader {
     };
   }
 
-  private async readV1(): Promise<CgroupReading> {
-    const file = (...parts: string[]) => readText(join(this.root, ...parts));
-    const [limit, usage, stat, quota, period, cpuUsage] = await Promise.all([
+  private readV1(): CgroupReading {
+    const file = (...parts: string[]) => readProcFile(join(this.root, ...parts));
+    const [limit, usage, stat, quota, period, cpuUsage] = [
       file('memory', 'memory.limit_in_bytes'),
       file('memory', 'memory.usage_in_bytes'),
       file('memory', 'memory.stat'),
       file('cpu', 'cpu.cfs_quota_us'),
       file('cpu', 'cpu.cfs_period_us'),
       file('cpuacct', 'cpuacct.usage'),
-    ]);
+    ];
     const quotaValue = parseLimit(quota);
     const periodValue = Number(period);
     const usageNanos = parseLimit(cpuUsage);

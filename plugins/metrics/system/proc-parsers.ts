@@ -1,7 +1,9 @@
 /**
  * Parsers for the Linux /proc files the system collector reads. Reading /proc directly costs
  * microseconds; systeminformation spawns `df`, `lsblk` and friends for the same figures
- * (measured: 10–28 ms of CPU per call, see the README of this plugin).
+ * (measured on a 2 vCPU VM, spaced calls, children included: si.currentLoad ~8 ms, si.fsStats and
+ * si.disksIO ~22 ms, si.networkStats ~28 ms, si.fsSize ~10 ms of CPU; these /proc reads plus two
+ * statfs calls ~1 ms).
  */
 
 /** Aggregate CPU jiffies from the first line of /proc/stat. */

@@ -4,8 +4,8 @@
  * falls back to `node:os` for CPU, memory and load and reports no IO.
  */
 import { cpus, freemem, loadavg, totalmem, uptime, availableParallelism } from 'node:os';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readProcFile } from './read-proc-file.js';
 import type { DiskIoMetrics, SystemMetrics } from '../../../sdk/contracts/metrics-feed.js';
 import { ratePerSecond } from '../rates.js';
 import { listCountedDisks } from './block-devices.js';
@@ -46,14 +46,6 @@ interface Reading {
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 const clampPercent = (value: number): number => round2(Math.min(100, Math.max(0, value)));
 
-async function readText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 /** Aggregate CPU times from `os.cpus()` (off Linux), in the same busy/total form. */
 function osCpuTimes(): CpuTimes {
   let busy = 0;
@@ -83,18 +75,17 @@ export class SystemCollector {
       this.options.scope === 'host'
         ? Promise.resolve(null)
         : CgroupReader.detect(this.options.cgroupRoot);
-    const [stat, meminfo, load, diskstats, netdev, procUptime, disks, cgroup, filesystems] =
-      await Promise.all([
-        readText(join(this.proc, 'stat')),
-        readText(join(this.proc, 'meminfo')),
-        readText(join(this.proc, 'loadavg')),
-        readText(join(this.proc, 'diskstats')),
-        readText(join(this.proc, 'net', 'dev')),
-        readText(join(this.proc, 'uptime')),
-        this.disks,
-        this.cgroup.then((reader) => reader?.read() ?? null),
-        Promise.all(this.options.filesystemPaths.map(filesystemUsage)),
-      ]);
+    // statfs stays asynchronous: a hung network mount must not stall the event loop.
+    const filesystemsRead = Promise.all(this.options.filesystemPaths.map(filesystemUsage));
+    const [disks, reader] = await Promise.all([this.disks, this.cgroup]);
+    const cgroup = reader?.read() ?? null;
+    const stat = readProcFile(join(this.proc, 'stat'));
+    const meminfo = readProcFile(join(this.proc, 'meminfo'));
+    const load = readProcFile(join(this.proc, 'loadavg'));
+    const diskstats = readProcFile(join(this.proc, 'diskstats'));
+    const netdev = readProcFile(join(this.proc, 'net', 'dev'));
+    const procUptime = readProcFile(join(this.proc, 'uptime'));
+    const filesystems = await filesystemsRead;
     const hostMemory: MemInfo =
       meminfo === null
         ? {

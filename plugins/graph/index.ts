@@ -1,0 +1,38 @@
+/**
+ * The graph plugin: `GET /process/dependency-graph` and the startup plan the supervisor follows
+ * (`graph.dependencies`). Wiring only.
+ */
+import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
+import { GraphConfig } from './config.js';
+import { GraphService } from './graph-service.js';
+import type { StackKnowledge } from './knowledge.js';
+import { buildKnowledge } from './knowledge-build.js';
+import { readShippedKnowledge } from './knowledge-files.js';
+import { dependencyGraphRoute } from './routes/dependency-graph.js';
+
+export default definePlugin({
+  name: 'graph',
+  version: '0.1.0',
+  apiVersion: 1,
+  dependsOn: [],
+  optionalDependsOn: ['supervisor'],
+  config: GraphConfig,
+  register(ctx) {
+    let knowledge: StackKnowledge | undefined;
+    const service = new GraphService({
+      readDocument: () => ctx.stack.read(),
+      knowledge: () => (knowledge ??= buildKnowledge(readShippedKnowledge(), ctx.config)),
+      supervisor: () => ctx.optional(processSupervisorRef),
+      logger: ctx.logger,
+    });
+    ctx.provide(dependencyGraphRef, service);
+    ctx.route(dependencyGraphRoute(service));
+    // Subscribed now, not at start: the supervisor may plan before this plugin's start hook.
+    const unsubscribe = ctx.stack.onChange(() => service.invalidate());
+    ctx.onStart(() => {
+      // Derive once now: bad data files fail the boot, and cycles are logged at startup.
+      service.current();
+    });
+    ctx.onStop(() => unsubscribe());
+  },
+});

@@ -4,6 +4,7 @@
  * The host's own API entry is reported as always running with the host's pid.
  */
 import {
+  BadRequestError,
   NotFoundError,
   type DependencyGraphService,
   type JsonRecord,
@@ -16,10 +17,10 @@ import { ProcessSpecError } from './command-line.js';
 import { findProcessEntry, listProcessEntries, type ProcessEntry } from './config-model.js';
 import type { SupervisorConfig } from './config.js';
 import type { LogLineBus } from './logs/log-line-bus.js';
-import { ProcessLogWriter } from './logs/log-writer.js';
+import { LogWriters } from './log-writers.js';
 import { buildProcessSpec, logFilePath, type ProcessSpec } from './process-spec.js';
-import type { OutputSink } from './runtime/launch.js';
 import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
+import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import type { StartOutcome } from './runtime/runner-types.js';
 import { liveTree, readProcTable } from './runtime/proc-table.js';
@@ -51,11 +52,17 @@ function descriptor(entry: ProcessEntry): ProcessDescriptor {
 /** All supervised processes. */
 export class Supervisor implements ProcessSupervisor {
   private readonly runners = new Map<string, ProcessRunner>();
-  private readonly writers = new Map<string, ProcessLogWriter>();
+  private readonly writers: LogWriters;
   /** Dependencies used at boot, reused for the reverse order at shutdown. */
   private bootDependencies: (name: string) => readonly string[] = () => [];
 
-  constructor(private readonly options: SupervisorOptions) {}
+  constructor(private readonly options: SupervisorOptions) {
+    this.writers = new LogWriters(
+      { maxBytes: options.config.log_max_bytes, keep: options.config.log_keep },
+      options.bus,
+      options.logger,
+    );
+  }
 
   /** Every process entry of the current document (the API's own entry included). */
   entries(): ProcessEntry[] {
@@ -141,16 +148,16 @@ export class Supervisor implements ProcessSupervisor {
     return logFilePath(entry, this.options.dataDir);
   }
 
-  start(processName: string): Promise<ProcessState> {
-    return this.startEntry(this.requireEntry(processName)).then((outcome) => outcome.state);
+  async start(processName: string): Promise<ProcessState> {
+    return (await this.startEntry(this.requireEntry(processName))).state;
   }
 
-  stop(processName: string): Promise<ProcessState> {
+  async stop(processName: string): Promise<ProcessState> {
     return this.stopEntry(this.requireEntry(processName));
   }
 
-  restart(processName: string): Promise<ProcessState> {
-    return this.restartEntry(this.requireEntry(processName)).then((outcome) => outcome.state);
+  async restart(processName: string): Promise<ProcessState> {
+    return (await this.restartEntry(this.requireEntry(processName))).state;
   }
 
   /** Start an entry; the outcome says why when it did not end running. */
@@ -159,8 +166,14 @@ export class Supervisor implements ProcessSupervisor {
     return this.runner(entry.process_name).start();
   }
 
-  /** Stop an entry (the caller refuses the API's own entry). */
-  stopEntry(entry: ProcessEntry): Promise<ProcessState> {
+  /** Stop an entry; the API's own entry cannot be stopped through itself (400). */
+  async stopEntry(entry: ProcessEntry): Promise<ProcessState> {
+    if (entry.self)
+      throw new BadRequestError(
+        'PROCESS_SELF_STOP',
+        `'${entry.process_name}' is this API itself; stop the host instead (SIGTERM)`,
+        { field: 'process_name' },
+      );
     const runner = this.runners.get(entry.process_name);
     return runner === undefined ? Promise.resolve(this.stateOf(entry)) : runner.stop();
   }
@@ -183,16 +196,7 @@ export class Supervisor implements ProcessSupervisor {
       .map((entry) => entry.process_name);
     if (names.length === 0) return;
     const { logger } = this.options;
-    if (graph !== undefined) {
-      const plan = graph.planStartup(names);
-      const inCycle = new Map<string, Set<string>>();
-      for (const cycle of plan.cycles) {
-        logger.warn(`dependency cycle: ${cycle.join(' → ')}; its members start without ordering`);
-        for (const member of cycle) inCycle.set(member, new Set(cycle));
-      }
-      this.bootDependencies = (name) =>
-        (plan.dependencies[name] ?? []).filter((other) => inCycle.get(name)?.has(other) !== true);
-    }
+    this.bootDependencies = startupDependencies(graph, names, logger);
     logger.info(`starting ${names.length} enabled process(es)`);
     await runOrdered(names, {
       before: this.bootDependencies,
@@ -219,8 +223,7 @@ export class Supervisor implements ProcessSupervisor {
       });
     } finally {
       clearTimeout(timer);
-      await Promise.all([...this.writers.values()].map((writer) => writer.close()));
-      this.writers.clear();
+      await this.writers.closeAll();
     }
   }
 
@@ -230,7 +233,7 @@ export class Supervisor implements ProcessSupervisor {
       runner = new ProcessRunner({
         processName,
         resolveSpec: () => this.resolveSpec(processName),
-        openOutput: (spec) => this.output(spec),
+        openOutput: (spec) => this.writers.open(spec),
         onChange: this.options.onChange,
         logger: this.options.logger.child(processName),
         startCheckMs: this.options.config.start_check_ms,
@@ -249,26 +252,5 @@ export class Supervisor implements ProcessSupervisor {
       defaults: this.options.config,
       nodePath: process.execPath,
     });
-  }
-
-  private output(spec: ProcessSpec): OutputSink | null {
-    if (spec.logFile === null) return null;
-    const key = `${spec.processName}\u0000${spec.logFile}`;
-    let writer = this.writers.get(key);
-    if (writer === undefined) {
-      writer = new ProcessLogWriter({
-        file: spec.logFile,
-        maxBytes: this.options.config.log_max_bytes,
-        keep: this.options.config.log_keep,
-        processName: spec.processName,
-        bus: this.options.bus,
-        onError: (error) =>
-          this.options.logger.warn(
-            `log file ${spec.logFile ?? ''} of ${spec.processName}: ${String(error)}`,
-          ),
-      });
-      this.writers.set(key, writer);
-    }
-    return writer;
   }
 }

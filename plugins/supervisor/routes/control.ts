@@ -42,14 +42,8 @@ export class ProcessControl {
     return { done: true, state: outcome.state };
   }
 
-  /** Stop; the API's own entry cannot be stopped through itself. */
+  /** Stop; the API's own entry is refused (400 PROCESS_SELF_STOP). */
   async stop(entry: ProcessEntry): Promise<{ state: ProcessState; wasRunning: boolean }> {
-    if (entry.self)
-      throw new BadRequestError(
-        'PROCESS_SELF_STOP',
-        `'${entry.process_name}' is this API itself; stop the host instead (SIGTERM)`,
-        { field: 'process_name' },
-      );
     const before = this.supervisor.stateOf(entry).status;
     const state = await this.supervisor.stopEntry(entry);
     return { state, wasRunning: before !== 'stopped' };

@@ -32,7 +32,12 @@ export function fixtureBlock(
 /** Start a host with `services` as the config's service blocks; quick start checks by default. */
 export function startSupervisor(
   services: Record<string, unknown>,
-  options: { supervisor?: Record<string, unknown>; host?: Partial<StartHostOptions> } = {},
+  options: {
+    supervisor?: Record<string, unknown>;
+    /** More plugins (paths) to load besides the supervisor. */
+    plugins?: readonly string[];
+    host?: Partial<StartHostOptions>;
+  } = {},
 ): Promise<RunningHostProcess> {
   return startHost({
     config: {
@@ -42,7 +47,7 @@ export function startSupervisor(
       },
       ...services,
     },
-    plugins: [SUPERVISOR_PLUGIN],
+    plugins: [SUPERVISOR_PLUGIN, ...(options.plugins ?? [])],
     ...options.host,
   });
 }

@@ -1,0 +1,99 @@
+import test from 'ava';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import type { JsonRecord, ProcessState } from '../../../sdk/index.js';
+import { SupervisorConfig } from '../../../plugins/supervisor/config.js';
+import { LogLineBus } from '../../../plugins/supervisor/logs/log-line-bus.js';
+import { Supervisor } from '../../../plugins/supervisor/supervisor.js';
+import { eventually } from '../../helpers/eventually.js';
+import { isAlive, program, readPid } from './support/processes.js';
+import { memoryLogger } from './support/runner.js';
+
+function makeSupervisor(document: JsonRecord) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stackd-supervisor-'));
+  const changes: ProcessState[] = [];
+  const bus = new LogLineBus();
+  const lines: string[] = [];
+  bus.subscribe((batch) =>
+    lines.push(...batch.lines.map((line) => `${batch.process_name}: ${line}`)),
+  );
+  const supervisor = new Supervisor({
+    dataDir,
+    config: { ...(Value.Default(SupervisorConfig, {}) as SupervisorConfig), start_check_ms: 200 },
+    readDocument: () => document,
+    logger: memoryLogger(),
+    bus,
+    onChange: (state) => changes.push(state),
+  });
+  return { supervisor, dataDir, changes, lines };
+}
+
+const document: JsonRecord = {
+  stackd: { api_service: { process_name: 'stackd API' } },
+  parent: {
+    enabled: true,
+    process_name: 'Parent',
+    command: ['node', program('spawns-grandchild'), '--pid-file', 'grandchild.pid'],
+  },
+  chatty: {
+    enabled: true,
+    process_name: 'Chatty',
+    command: ['node', program('long-running'), '--stderr', 'password=hunter2 oops'],
+  },
+  idle: { enabled: false, process_name: 'Idle', command: ['node', program('long-running')] },
+};
+
+test('boot starts the enabled processes; pidTree, states and logs follow them; stopAll ends all', async (t) => {
+  const { supervisor, dataDir, changes, lines } = makeSupervisor(document);
+  await supervisor.startEnabled(undefined, new AbortController().signal);
+  const states = supervisor.states();
+  t.deepEqual(
+    states.map((state) => [state.process_name, state.status]),
+    [
+      ['stackd API', 'running'],
+      ['Parent', 'running'],
+      ['Chatty', 'running'],
+      ['Idle', 'stopped'],
+    ],
+  );
+  t.is(supervisor.state('stackd API')?.pid, process.pid);
+  t.deepEqual(await supervisor.pidTree('stackd API'), [process.pid]);
+  const grandchild = await eventually(() => readPid(join(dataDir, 'grandchild.pid')));
+  const parentPid = supervisor.state('Parent')?.pid ?? 0;
+  t.deepEqual(
+    await supervisor.pidTree('Parent'),
+    [parentPid, grandchild].sort((a, b) => a - b),
+  );
+  t.deepEqual(await supervisor.pidTree('Idle'), []);
+  t.is(supervisor.logFile('Chatty'), join(dataDir, 'logs', 'chatty.log'));
+  t.is(supervisor.logFile('stackd API'), null);
+  t.like(supervisor.find('Idle'), { config_key: 'idle', enabled: false, instance_name: null });
+  t.true(changes.some((state) => state.process_name === 'Chatty' && state.status === 'running'));
+
+  await eventually(() => lines.some((line) => line.startsWith('Chatty: password=')), {
+    what: 'stderr line',
+  });
+  await supervisor.stopAll(5000);
+  t.false(isAlive(parentPid));
+  t.false(isAlive(grandchild));
+  t.true(
+    supervisor
+      .states()
+      .slice(1)
+      .every((state) => state.status === 'stopped'),
+  );
+  const log = readFileSync(join(dataDir, 'logs', 'chatty.log'), 'utf8');
+  t.regex(log, /long-running started/);
+  t.false(log.includes('hunter2'), 'the log writer redacts');
+});
+
+test('the contract methods reject unknown names', async (t) => {
+  const { supervisor } = makeSupervisor(document);
+  await t.throwsAsync(supervisor.start('Nobody'), { message: "Process 'Nobody' not found" });
+  await t.throwsAsync(supervisor.stop('Nobody'), { message: "Process 'Nobody' not found" });
+  await t.throwsAsync(supervisor.stop('stackd API'), { message: /is this API itself/ });
+  t.is(supervisor.state('Nobody'), undefined);
+  t.is(supervisor.find('Nobody'), undefined);
+});

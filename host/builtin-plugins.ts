@@ -1,2 +1,6 @@
 /** The built-in plugins, by name, loaded lazily so `--plugins` can leave any of them out. */
-export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> = {};
+export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> = {
+  auth: () => import('../plugins/auth/index.js'),
+  supervisor: () => import('../plugins/supervisor/index.js'),
+  metrics: () => import('../plugins/metrics/index.js'),
+};

@@ -1,8 +1,11 @@
 /**
  * The graph plugin's config slice (`stackd.graph`): extensions of the shipped maps, for services
- * the shipped data does not know. Read at boot.
+ * the shipped data does not know. Validated at boot by core and on every configuration update by
+ * the validator below; a change applies at once (the derived graph is rebuilt).
  */
-import { Type, type Static } from '../../sdk/index.js';
+import { InputError, Type, checkValue, type JsonRecord, type Static } from '../../sdk/index.js';
+import type { KnowledgeExtensions } from './knowledge.js';
+import { HOST_SECTION, isRecord } from './stack-entries.js';
 
 const KeyLists = (description: string) =>
   Type.Record(Type.String(), Type.Array(Type.String()), { default: {}, description });
@@ -27,3 +30,37 @@ export const GraphConfig = Type.Object({
   }),
 });
 export type GraphConfig = Static<typeof GraphConfig>;
+
+/** The slice as written: every field optional (defaults are empty maps). */
+const GraphConfigAsWritten = Type.Partial(GraphConfig);
+
+const EMPTY: KnowledgeExtensions = {
+  extra_core_services: {},
+  extra_dependencies: {},
+  extra_integrations: {},
+  display_names: {},
+  aliases: {},
+};
+
+function sliceOf(document: Readonly<JsonRecord>): unknown {
+  const host = document[HOST_SECTION];
+  return isRecord(host) ? host.graph : undefined;
+}
+
+/** Reject a configuration whose `stackd.graph` slice is malformed, naming the field. */
+export function validateGraphSlice(candidate: Readonly<JsonRecord>): void {
+  const slice = sliceOf(candidate);
+  if (slice === undefined) return;
+  const [failure] = checkValue(GraphConfigAsWritten, slice);
+  if (failure !== undefined)
+    throw new InputError('GRAPH_CONFIG_INVALID', `stackd.graph: ${failure.message}`, {
+      field: ['stackd', 'graph', failure.field].filter((part) => part !== '').join('.'),
+    });
+}
+
+/** The extensions a document's `stackd.graph` slice asks for (empty when absent). */
+export function extensionsOf(document: Readonly<JsonRecord>): KnowledgeExtensions {
+  const slice = sliceOf(document);
+  if (slice === undefined || checkValue(GraphConfigAsWritten, slice).length > 0) return EMPTY;
+  return { ...EMPTY, ...(slice as Partial<KnowledgeExtensions>) };
+}

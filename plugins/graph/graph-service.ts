@@ -37,7 +37,8 @@ export interface GraphSnapshot {
 /** What the service reads from its surroundings. */
 export interface GraphServiceOptions {
   readonly readDocument: () => JsonRecord;
-  readonly knowledge: () => StackKnowledge;
+  /** The knowledge for a document (its `stackd.graph` slice may extend the shipped data). */
+  readonly knowledge: (document: JsonRecord) => StackKnowledge;
   /** The supervisor when loaded (asked at call time), else undefined. */
   readonly supervisor: () => ProcessSupervisor | undefined;
   readonly logger: Logger;
@@ -92,7 +93,8 @@ export class GraphService implements DependencyGraphService {
   /** The derived graph of the current configuration, built on first use. */
   current(): GraphSnapshot {
     if (this.snapshot === undefined) {
-      this.snapshot = snapshotOf(this.options.readDocument(), this.options.knowledge());
+      const document = this.options.readDocument();
+      this.snapshot = snapshotOf(document, this.options.knowledge(document));
       for (const cycle of this.snapshot.cycles)
         this.options.logger.warn(
           `dependency cycle among ${cycleText(this.names(cycle))}: they start without ordering between them`,

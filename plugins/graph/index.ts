@@ -3,11 +3,11 @@
  * (`graph.dependencies`). Wiring only.
  */
 import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
-import { GraphConfig } from './config.js';
+import { GraphConfig, extensionsOf, validateGraphSlice } from './config.js';
 import { GraphService } from './graph-service.js';
-import type { StackKnowledge } from './knowledge.js';
 import { buildKnowledge } from './knowledge-build.js';
 import { readShippedKnowledge } from './knowledge-files.js';
+import type { KnowledgeFiles } from './knowledge.js';
 import { dependencyGraphRoute } from './routes/dependency-graph.js';
 
 export default definePlugin({
@@ -18,21 +18,26 @@ export default definePlugin({
   optionalDependsOn: ['supervisor'],
   config: GraphConfig,
   register(ctx) {
-    let knowledge: StackKnowledge | undefined;
+    let shipped: KnowledgeFiles | undefined;
     const service = new GraphService({
       readDocument: () => ctx.stack.read(),
-      knowledge: () => (knowledge ??= buildKnowledge(readShippedKnowledge(), ctx.config)),
+      knowledge: (document) =>
+        buildKnowledge((shipped ??= readShippedKnowledge()), extensionsOf(document)),
       supervisor: () => ctx.optional(processSupervisorRef),
       logger: ctx.logger,
     });
     ctx.provide(dependencyGraphRef, service);
     ctx.route(dependencyGraphRoute(service));
+    const removeValidator = ctx.stack.addValidator(validateGraphSlice);
     // Subscribed now, not at start: the supervisor may plan before this plugin's start hook.
     const unsubscribe = ctx.stack.onChange(() => service.invalidate());
     ctx.onStart(() => {
       // Derive once now: bad data files fail the boot, and cycles are logged at startup.
       service.current();
     });
-    ctx.onStop(() => unsubscribe());
+    ctx.onStop(() => {
+      unsubscribe();
+      removeValidator();
+    });
   },
 });

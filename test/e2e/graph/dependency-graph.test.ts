@@ -225,3 +225,13 @@ test('the route is in the OpenAPI document with its query enum', async (t) => {
   const scope = operation?.parameters.find((parameter) => parameter.name === 'scope');
   t.deepEqual(scope?.schema.enum, ['runtime', 'all']);
 });
+
+test('a malformed stackd.graph slice stops the boot naming the field', async (t) => {
+  const error = await t.throwsAsync(
+    startHost({
+      plugins: [GRAPH_PLUGIN],
+      config: { stackd: { graph: { extra_dependencies: { web: 'postgres' } } } },
+    }),
+  );
+  t.regex(error?.message ?? '', /stackd\.graph\.extra_dependencies\.web/);
+});

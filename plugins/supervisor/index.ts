@@ -13,6 +13,7 @@ import { SupervisorConfig } from './config.js';
 import { registerConfigRoutes } from './config-routes/register-config-routes.js';
 import { LogLineBus } from './logs/log-line-bus.js';
 import { registerLogRoutes } from './logs/register-log-routes.js';
+import { createProcessMetricsCollector } from './process-metrics.js';
 import { processesHealth } from './processes-health.js';
 import { ProcessControl } from './routes/control.js';
 import { registerControlRoutes } from './routes/control-routes.js';
@@ -75,6 +76,7 @@ export default definePlugin({
         ctx.logger.debug(`block of ${name} changed; it applies at the next start`),
     });
     ctx.healthCheck('processes', () => processesHealth(supervisor));
+    ctx.metrics(createProcessMetricsCollector(supervisor));
 
     const boot = new AbortController();
     ctx.onStart(() => {

@@ -23,7 +23,7 @@ import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import type { StartOutcome } from './runtime/runner-types.js';
-import { liveTree, readProcTable } from './runtime/proc-table.js';
+import { liveTree, recentProcTable } from './runtime/proc-table.js';
 
 /** What the supervisor is built from. */
 export interface SupervisorOptions {
@@ -138,8 +138,10 @@ export class Supervisor implements ProcessSupervisor {
     if (entry?.self === true) return [process.pid];
     const pid = this.runners.get(processName)?.pid ?? null;
     if (pid === null) return [];
-    const table = await readProcTable();
-    return table === null ? [pid] : liveTree(table, pid);
+    const table = await recentProcTable();
+    const tree = table === null ? [] : liveTree(table, pid);
+    // A table older than the launch may not know the pid yet.
+    return tree.includes(pid) ? tree : [pid, ...tree];
   }
 
   logFile(processName: string): string | null {

@@ -72,3 +72,16 @@ export function liveTree(table: readonly ProcInfo[], root: number): number[] {
   for (const row of table) if (row.pgrp === root && !isDead(row)) found.add(row.pid);
   return [...found].sort((a, b) => a - b);
 }
+
+let shared: { at: number; table: Promise<ProcInfo[] | null> } | undefined;
+
+/**
+ * The process table, shared by callers within `maxAgeMs` (a metrics tick asks for the tree of
+ * every process at once: one scan serves them all, concurrent callers share the one in flight).
+ */
+export function recentProcTable(maxAgeMs = 250): Promise<ProcInfo[] | null> {
+  const now = performance.now();
+  if (shared === undefined || now - shared.at > maxAgeMs)
+    shared = { at: now, table: readProcTable() };
+  return shared.table;
+}

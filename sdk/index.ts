@@ -19,3 +19,4 @@ export * from './schema.js';
 export * from './contracts/authenticator.js';
 export * from './contracts/process-supervisor.js';
 export * from './contracts/dependency-graph.js';
+export * from './contracts/metrics-feed.js';

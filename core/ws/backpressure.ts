@@ -8,17 +8,23 @@ import type { OverflowPolicy } from '../../sdk/stream.js';
 /** The part of a socket flow control needs (a uWS WebSocket, or a fake in unit tests). */
 export interface FlowSocket {
   /** uWS semantics: 1 sent, 0 sent but backpressure built up, 2 dropped. */
-  send(frame: string): number;
+  send(frame: Frame): number;
   getBufferedAmount(): number;
   end(code: number, reason: string): void;
 }
+
+/**
+ * A text frame: a string, or its UTF-8 bytes encoded once for every client of a publish (uWS
+ * would otherwise convert the same string once per socket).
+ */
+export type Frame = string | Buffer;
 
 /** Default high-water mark: above this many buffered bytes we stop sending and queue. */
 export const HIGH_WATER_BYTES = 256 * 1024;
 
 /** Flow control of one client socket. */
 export class OutboundQueue {
-  private readonly pending: string[] = [];
+  private readonly pending: Frame[] = [];
   private droppedCount = 0;
   private closed = false;
 
@@ -40,7 +46,7 @@ export class OutboundQueue {
   }
 
   /** Offer a frame: sent now, queued, replaced, dropped or the client closed, per policy. */
-  offer(frame: string): void {
+  offer(frame: Frame): void {
     if (this.closed) return;
     if (this.pending.length === 0 && this.socket.getBufferedAmount() < this.highWater) {
       this.transmit(frame);
@@ -73,7 +79,7 @@ export class OutboundQueue {
       this.pending.length > 0 &&
       this.socket.getBufferedAmount() < this.highWater
     ) {
-      this.transmit(this.pending.shift() as string);
+      this.transmit(this.pending.shift() as Frame);
     }
   }
 
@@ -83,7 +89,7 @@ export class OutboundQueue {
     this.pending.length = 0;
   }
 
-  private transmit(frame: string): void {
+  private transmit(frame: Frame): void {
     if (this.socket.send(frame) === 2) this.droppedCount += 1; // cannot happen below our mark; counted if it does
   }
 }

@@ -11,7 +11,7 @@ import { parseQuery } from '../http/query-string.js';
 import { servedPaths } from '../http/route-paths.js';
 import type { TemplatedApp, WebSocket, WebSocketBehavior } from '../http/uws-app.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
-import { OutboundQueue } from './backpressure.js';
+import { OutboundQueue, type Frame } from './backpressure.js';
 
 /** What the hub needs from the host when binding. */
 export interface StreamEnvironment {
@@ -54,7 +54,7 @@ class HubClient implements StreamClient {
   send(message: unknown): void {
     this.sendFrame(typeof message === 'string' ? message : JSON.stringify(message));
   }
-  sendFrame(frame: string): void {
+  sendFrame(frame: Frame): void {
     if (this.signal.aborted) return;
     // Cork: sends usually happen outside uWS callbacks (timers, other sockets' events).
     this.socket.cork(() => this.queue.offer(frame));
@@ -99,7 +99,11 @@ class StreamRuntime implements StreamHandle {
         return;
       }
     }
-    const frame = typeof message === 'string' ? message : JSON.stringify(message);
+    // Encoded once: every client gets the same bytes.
+    const frame = Buffer.from(
+      typeof message === 'string' ? message : JSON.stringify(message),
+      'utf8',
+    );
     for (const client of this.clients) {
       if (filter === undefined || filter(client)) client.sendFrame(frame);
     }

@@ -6,9 +6,10 @@ class FakeSocket implements FlowSocket {
   buffered = 0;
   readonly sent: string[] = [];
   closedWith: [number, string] | undefined;
-  send(frame: string): number {
-    this.sent.push(frame);
-    this.buffered += frame.length;
+  send(frame: string | Buffer): number {
+    const text = String(frame);
+    this.sent.push(text);
+    this.buffered += text.length;
     return 1;
   }
   getBufferedAmount(): number {

@@ -5,7 +5,8 @@
  */
 import type { GraphScope, ParallelGroup } from '../../sdk/index.js';
 import { conditionalDepsOfEntry } from './conditional-map.js';
-import { dependencyRowsOf, dependentRowsOf, startupOrderOf, type StateOf } from './key-rows.js';
+import { dependencyRowsOf, dependentRowsOf, type StateOf } from './key-rows.js';
+import { startupOrderOf } from './startup-order.js';
 import type {
   DependencyGraphResponse,
   GraphContext,

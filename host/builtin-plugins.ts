@@ -2,5 +2,6 @@
 export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> = {
   auth: () => import('../plugins/auth/index.js'),
   supervisor: () => import('../plugins/supervisor/index.js'),
+  graph: () => import('../plugins/graph/index.js'),
   metrics: () => import('../plugins/metrics/index.js'),
 };

@@ -18,7 +18,10 @@ export interface StartupPlan {
   readonly dependencies: Readonly<Record<string, readonly string[]>>;
   /** Waves: each wave's members depend only on earlier waves. */
   readonly groups: readonly (readonly string[])[];
-  /** Cycles found (each a list of process names); their members start without ordering. */
+  /**
+   * Cycles found (process names). The edges inside a cycle are left out of `dependencies`, so its
+   * members start in one wave once their outside dependencies are up.
+   */
   readonly cycles: readonly (readonly string[])[];
 }
 

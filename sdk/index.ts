@@ -15,6 +15,7 @@ export * from './storage.js';
 export * from './config.js';
 export * from './logger.js';
 export * from './errors.js';
+export * from './atomic-file.js';
 export * from './schema.js';
 export * from './contracts/authenticator.js';
 export * from './contracts/process-supervisor.js';

@@ -10,7 +10,7 @@ import type {
   JsonRecord,
   StackConfig,
 } from '../../sdk/config.js';
-import { writeFileAtomic } from '../storage/atomic-file.js';
+import { writeFileAtomic } from '../../sdk/atomic-file.js';
 import type { ConfigSource } from './config-source.js';
 import { cloneJson, formatJsonDocument, getAtPath, isJsonObject, setAtPath } from './json-tools.js';
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Database, PluginStorage } from '../../sdk/storage.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../../sdk/atomic-file.js';
 import { openSqlite } from './sqlite-store.js';
 
 /** Storage of one plugin; databases opened through it are closed by {@link closeAll}. */

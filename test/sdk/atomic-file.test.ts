@@ -9,7 +9,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { writeFileAtomic } from '../../../core/storage/atomic-file.js';
+import { writeFileAtomic } from '../../sdk/atomic-file.js';
 
 const dir = (): string => mkdtempSync(join(tmpdir(), 'atomic-'));
 

@@ -1,6 +1,8 @@
 /**
  * Atomic file writes: a temp file in the same directory, fsync, rename over the target, fsync the
- * directory. A crash leaves either the old file or the new one, never a half-written one.
+ * directory. A crash leaves either the old file or the new one, never a half-written one. In the
+ * sdk so plugins writing outside their storage folder (a service's own config file) get the same
+ * guarantee as core.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';

@@ -73,7 +73,7 @@ async function handle(
           'body',
         ),
         {},
-        true,
+        bodyResult.closeConnection,
       );
       return;
     }

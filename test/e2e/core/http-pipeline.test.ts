@@ -1,4 +1,5 @@
 /** The request pipeline against a real host: validation, errors, aliases, limits, responses. */
+import { connect } from 'node:net';
 import test from 'ava';
 import { HELLO_PLUGIN_DIR } from '../../helpers/fixture-paths.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -120,13 +121,29 @@ test('unknown routes are 404 and wrong methods 405, both with the error body', a
   t.is(wrongMethod.headers.get('allow'), 'GET');
 });
 
-test('a declared oversized body is refused with 413 before it is read', async (t) => {
+test('an oversized body is drained and refused with 413, so the client reads the answer', async (t) => {
   const response = await request(host.url, '/hello/echo', {
     rawBody: `{"name":"${'a'.repeat(2 * 1024 * 1024)}"}`,
   });
   t.is(response.status, 413);
   t.is(response.body.code, 'REQUEST_BODY_TOO_LARGE');
   t.is((await request(host.url, '/health')).status, 200, 'the host keeps serving');
+});
+
+test('a huge declared body is refused at once from its Content-Length and the connection closed', async (t) => {
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(host.port, '127.0.0.1', () => {
+      socket.write(
+        'POST /hello/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n',
+      );
+    });
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+  t.regex(answer, /^HTTP\/1\.1 413 /);
+  t.regex(answer, /REQUEST_BODY_TOO_LARGE/);
 });
 
 test('a streamed (chunked) oversized body is cut off at the limit with 413', async (t) => {

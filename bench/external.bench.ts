@@ -1,0 +1,90 @@
+/**
+ * The graph and metrics benchmarks (written with their plugins) run as child processes; this
+ * reads the JSON they print and turns the figures with goals into rows. Quick mode runs only
+ * the metrics fan-out (its collection part takes ~30 s).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH_DIR, runJsonChild } from './lib/children.js';
+import { figure, type Figure } from './lib/report.js';
+
+type Json = Record<string, unknown>;
+
+/** `object.a.b.c` as a number (NaN when absent). */
+function numberAt(object: unknown, ...path: string[]): number {
+  let value: unknown = object;
+  for (const key of path)
+    value = typeof value === 'object' && value !== null ? (value as Json)[key] : undefined;
+  return typeof value === 'number' ? value : Number.NaN;
+}
+
+async function child(name: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Json> {
+  const script = join(BENCH_DIR, `${name}.bench.js`);
+  if (!existsSync(script)) throw new Error(`${script} is missing`);
+  return runJsonChild(script, env, timeoutMs);
+}
+
+/** Run bench/graph.bench.js. */
+export async function graphBench(): Promise<{ figures: Figure[]; details: Json }> {
+  const output = await child('graph', process.env, 120_000);
+  const area = `Graph (${numberAt(output, 'processes')} processes)`;
+  return {
+    figures: [
+      figure(
+        area,
+        'cold graph (derive + view) median',
+        numberAt(output, 'derive_and_view_ms', 'median_ms'),
+        'ms',
+        {
+          goal: { op: '<', limit: 20 },
+        },
+      ),
+      figure(area, 'cold graph p95', numberAt(output, 'derive_and_view_ms', 'p95_ms'), 'ms'),
+      figure(area, 'cached view median', numberAt(output, 'view_ms', 'median_ms'), 'ms'),
+      figure(
+        area,
+        'startup plan (cold) median',
+        numberAt(output, 'plan_startup_ms', 'median_ms'),
+        'ms',
+      ),
+    ],
+    details: output,
+  };
+}
+
+/** Run bench/metrics.bench.js (fan-out only when `quick`). */
+export async function metricsBench(quick: boolean): Promise<{ figures: Figure[]; details: Json }> {
+  const env = quick ? { ...process.env, BENCH_METRICS_ONLY: 'fan-out' } : process.env;
+  const output = await child('metrics', env, 240_000);
+  const figures: Figure[] = [];
+  if (output.collection !== null && output.collection !== undefined) {
+    const area = `Metrics collection (${numberAt(output, 'collection', 'processes')} processes)`;
+    figures.push(
+      figure(area, 'one tick CPU p50', numberAt(output, 'collection', 'tick_cpu_ms', 'p50'), 'ms', {
+        goal: { op: '<', limit: 15 },
+      }),
+      figure(area, 'one tick CPU p99', numberAt(output, 'collection', 'tick_cpu_ms', 'p99'), 'ms'),
+      figure(
+        area,
+        'collectors idle CPU (2 s ticks)',
+        numberAt(output, 'collection', 'idle_cpu_percent_at_2s'),
+        '%',
+      ),
+    );
+  }
+  const clients = numberAt(output, 'fan_out', 'clients');
+  const area = `Streams /ws/metrics (${clients} clients)`;
+  figures.push(
+    figure(area, 'snapshot delivery p50', numberAt(output, 'fan_out', 'latency_ms', 'p50'), 'ms'),
+    figure(area, 'snapshot delivery p99', numberAt(output, 'fan_out', 'latency_ms', 'p99'), 'ms', {
+      goal: { op: '<', limit: 50 },
+    }),
+    figure(
+      area,
+      'host CPU while streaming',
+      numberAt(output, 'fan_out', 'host_cpu_percent_while_streaming'),
+      '%',
+    ),
+  );
+  return { figures, details: output };
+}

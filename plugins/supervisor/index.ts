@@ -1,6 +1,7 @@
 /**
  * The supervisor plugin: runs the processes of the configuration file and serves the process,
- * logs and config routes and the /ws/status stream. Wiring only.
+ * logs and config routes, onboarding (the service catalog), service UIs, raw service config
+ * files and the /ws/status stream. Wiring only.
  */
 import {
   definePlugin,
@@ -9,6 +10,9 @@ import {
   processSupervisorRef,
   type JsonRecord,
 } from '../../sdk/index.js';
+import { serviceCatalogRef } from '../../sdk/contracts/service-catalog.js';
+import { loadCatalogs } from './catalog/load-catalog.js';
+import { ServiceCatalogRegistry } from './catalog/service-catalog.js';
 import { SupervisorConfig } from './config.js';
 import { registerConfigRoutes } from './config-routes/register-config-routes.js';
 import { LogLineBus } from './logs/log-line-bus.js';
@@ -19,6 +23,11 @@ import { ProcessControl } from './routes/control.js';
 import { registerControlRoutes } from './routes/control-routes.js';
 import { registerProcessRoutes } from './routes/process-routes.js';
 import { registerStatusStream } from './routes/status-stream.js';
+import { CoreServiceStarter } from './onboarding/core-service-starter.js';
+import { registerOnboardingRoutes } from './onboarding/register-onboarding-routes.js';
+import { runSetupHooks } from './onboarding/setup-hooks.js';
+import { registerServiceConfigRoute } from './service-config/register-service-config-route.js';
+import { registerServiceUi } from './service-ui/register-service-ui.js';
 import { Supervisor } from './supervisor.js';
 
 export default definePlugin({
@@ -26,6 +35,7 @@ export default definePlugin({
   version: '0.1.0',
   apiVersion: 1,
   optionalDependsOn: ['graph'],
+  capabilities: ['optional_only_onboarding', 'optional_service_options'],
   config: SupervisorConfig,
   register(ctx) {
     const bus = new LogLineBus({
@@ -54,13 +64,42 @@ export default definePlugin({
       },
     });
     ctx.provide(processSupervisorRef, supervisor);
+    const catalog = new ServiceCatalogRegistry();
+    ctx.provide(serviceCatalogRef, catalog);
+    ctx.onStart(() => loadCatalogs(catalog, ctx.config.catalog_file, ctx.host.dataDir));
+    const setup = (entry: Parameters<typeof runSetupHooks>[0]) =>
+      runSetupHooks(entry, {
+        catalog,
+        stack: ctx.stack,
+        dataDir: ctx.host.dataDir,
+        logger: ctx.logger,
+        entries: () => supervisor.entries(),
+      });
+    const responseTimeoutMs = ctx.config.start_response_timeout_sec * 1000;
 
     registerProcessRoutes(ctx, supervisor);
     registerControlRoutes(
       ctx,
       supervisor,
-      new ProcessControl(supervisor, ctx.config.start_response_timeout_sec * 1000),
+      new ProcessControl(supervisor, responseTimeoutMs, setup),
     );
+    registerOnboardingRoutes(ctx, {
+      catalog,
+      starter: new CoreServiceStarter({
+        catalog,
+        stack: ctx.stack,
+        supervisor,
+        control: new ProcessControl(supervisor, responseTimeoutMs),
+        setup,
+        reservedPorts: () => {
+          const base = ctx.host.baseUrl();
+          return base === null ? [] : [Number(new URL(base).port)];
+        },
+        logger: ctx.logger.child('onboarding'),
+      }),
+    });
+    registerServiceUi(ctx);
+    registerServiceConfigRoute(ctx, { supervisor, catalog });
     publishStatus = registerStatusStream(ctx, () => supervisor.states());
     registerLogRoutes(ctx, {
       bus,

@@ -41,6 +41,34 @@ export const WaitForTcpEntry = Type.Object(
   open,
 );
 
+const Seconds = Type.Number({ minimum: 0 });
+
+/** Per-block override of the supervisor's restart policy. */
+const RestartPolicyBlock = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    base_sec: Type.Optional(Seconds),
+    factor: Type.Optional(Type.Number({ minimum: 1 })),
+    max_sec: Type.Optional(Seconds),
+    reset_after_sec: Type.Optional(Seconds),
+    max_restarts: Type.Optional(Type.Integer({ minimum: 0 })),
+    window_seconds: Type.Optional(Type.Number({ minimum: 1 })),
+  },
+  open,
+);
+
+/** Health probing of a running process (TCP connects to its ports). */
+const HealthCheckBlock = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    interval_sec: Type.Optional(Seconds),
+    unhealthy_threshold: Type.Optional(Type.Integer({ minimum: 1 })),
+    grace_sec: Type.Optional(Seconds),
+    ports: Type.Optional(Type.Array(PortNumber)),
+  },
+  open,
+);
+
 const StringOrList = Type.Union([Type.String(), Type.Array(Type.String())]);
 
 /** A process block: `process_name` (and usually `command`) plus typed known fields. */
@@ -71,6 +99,24 @@ export const ProcessBlock = Type.Object(
     wait_for_tcp: Type.Optional(Type.Union([Type.Array(WaitForTcpEntry), WaitForTcpEntry])),
     wait_for_dir: Type.Optional(StringOrList),
     wait_for_mounts: Type.Optional(Type.Array(Type.String())),
+    stop_signal: Type.Optional(
+      Type.String({ description: 'Signal sent to the process group on stop (default SIGTERM).' }),
+    ),
+    stop_timeout: Type.Optional(
+      Type.Number({ minimum: 0, description: 'Seconds between the stop signal and SIGKILL.' }),
+    ),
+    wait_timeout: Type.Optional(
+      Type.Number({ minimum: 0, description: 'Seconds all pre-start waits may take together.' }),
+    ),
+    auto_restart: Type.Optional(
+      Type.Boolean({ description: 'Restart after an unexpected exit (false opts out).' }),
+    ),
+    restart_policy: Type.Optional(RestartPolicyBlock),
+    health_check: Type.Optional(
+      Type.Union([Type.Boolean(), HealthCheckBlock], {
+        description: 'true: probe `port` with the defaults; false: off; an object tunes the probe.',
+      }),
+    ),
   },
   { ...open, title: 'ProcessBlock' },
 );

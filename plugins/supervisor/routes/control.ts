@@ -24,10 +24,13 @@ export class ProcessControl {
   constructor(
     private readonly supervisor: Supervisor,
     private readonly responseTimeoutMs: number,
+    /** Runs before every start and restart (setup hooks); returns the entry to launch. */
+    private readonly prepare?: (entry: ProcessEntry) => Promise<ProcessEntry>,
   ) {}
 
   /** Start (or restart) and wait for running, bounded; a failure throws a typed error. */
-  async start(entry: ProcessEntry, restart: boolean): Promise<BoundedStart> {
+  async start(requested: ProcessEntry, restart: boolean): Promise<BoundedStart> {
+    const entry = this.prepare === undefined ? requested : await this.prepare(requested);
     const pending = restart
       ? this.supervisor.restartEntry(entry)
       : this.supervisor.startEntry(entry);

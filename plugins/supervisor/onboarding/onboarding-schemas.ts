@@ -1,0 +1,140 @@
+/** Request and response schemas of the onboarding routes. */
+import { JsonObject, StringEnum, Type, type Static } from '../../../sdk/index.js';
+
+const ServiceOptions = Type.Record(Type.String(), JsonObject, {
+  description:
+    'Keyed by service config key (or, for a core service with instances, its instance name); ' +
+    "each value's fields override that service's block (log_level, port, enabled, …).",
+});
+
+/** One core service of POST /process/start-core-service. */
+export const CoreServiceRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, description: 'A config key or a display name ("Riven").' }),
+    instance_name: Type.Optional(
+      Type.String({ description: 'For core services with instances; default "Default".' }),
+    ),
+    debrid_service: Type.Optional(Type.String({ description: 'Debrid provider ("RealDebrid").' })),
+    debrid_key: Type.Optional(
+      Type.String({
+        description:
+          'Write-only: saved into the dependencies that need it (catalog debrid_key_field), ' +
+          'never returned.',
+      }),
+    ),
+    service_options: Type.Optional(ServiceOptions),
+  },
+  { additionalProperties: false },
+);
+/** Type of {@link CoreServiceRequest}. */
+export type CoreServiceRequest = Static<typeof CoreServiceRequest>;
+
+export const StartCoreServiceBody = Type.Object(
+  {
+    core_services: Type.Optional(
+      Type.Union([CoreServiceRequest, Type.Array(CoreServiceRequest)], {
+        description: 'One object or an array; may be omitted for optional-only onboarding.',
+      }),
+    ),
+    optional_services: Type.Optional(
+      Type.Array(Type.String(), { description: 'Optional services to start (key or name).' }),
+    ),
+    optional_service_options: Type.Optional(
+      Type.Record(Type.String(), JsonObject, {
+        description: 'Overrides per optional service key, applied after the core service_options.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+/** Type of {@link StartCoreServiceBody}. */
+export type StartCoreServiceBody = Static<typeof StartCoreServiceBody>;
+
+export const StartResultStatus = StringEnum(
+  ['started', 'starting', 'already_running', 'disabled'] as const,
+  {
+    description:
+      'started: running now; starting: still starting when the response timeout passed; ' +
+      'already_running: left as it was; disabled: service_options set enabled false.',
+  },
+);
+
+export const StartResult = Type.Object({
+  service: Type.String({ description: 'The process_name.' }),
+  config_key: Type.String(),
+  role: StringEnum(['core', 'dependency', 'optional'] as const),
+  status: StartResultStatus,
+});
+/** Type of {@link StartResult}. */
+export type StartResult = Static<typeof StartResult>;
+
+export const StartError = Type.Object({
+  service: Type.String({ description: 'The process_name, or the name as requested.' }),
+  detail: Type.String(),
+  code: Type.String({ description: 'AREA_REASON, as an error response would carry.' }),
+  field: Type.Optional(Type.String()),
+});
+/** Type of {@link StartError}. */
+export type StartError = Static<typeof StartError>;
+
+export const StartCoreServiceResponse = Type.Object({
+  results: Type.Array(StartResult),
+  errors: Type.Array(StartError),
+});
+
+const OptionValues = Type.Record(Type.String(), JsonObject, {
+  description: 'Per service key: the default value of each exposed option.',
+});
+const OptionDescriptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
+  description: 'Per service key: the help text of each exposed option.',
+});
+
+export const CoreServicesResponse = Type.Object({
+  core_services: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      key: Type.String(),
+      description: Type.String(),
+      dependencies: Type.Array(Type.String(), { description: 'Config keys, in start order.' }),
+      debrid_providers: Type.Array(Type.String()),
+      service_options: OptionValues,
+      service_option_descriptions: OptionDescriptions,
+      supports_instances: Type.Boolean(),
+    }),
+  ),
+});
+
+export const OptionalServicesQuery = Type.Object({
+  core_service: Type.Optional(Type.String({ description: 'Omit what this core service needs.' })),
+  optional_services: Type.Optional(
+    Type.Union([Type.String(), Type.Array(Type.String())], {
+      description:
+        'Already chosen optional services (repeat or comma-separate): omit what they need.',
+    }),
+  ),
+});
+
+export const OptionalServicesResponse = Type.Object({
+  optional_services: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      key: Type.String(),
+      description: Type.String(),
+      dependencies: Type.Array(Type.String()),
+      start: StringEnum(['before_core', 'after_core'] as const),
+      service_options: JsonObject,
+      service_option_descriptions: Type.Record(Type.String(), Type.String()),
+    }),
+  ),
+});
+
+export const OnboardingStatus = Type.Object({
+  onboarding_completed: Type.Boolean(),
+  needs_onboarding: Type.Boolean(),
+});
+
+export const OnboardingChange = Type.Object({
+  status: Type.String(),
+  onboarding_completed: Type.Boolean(),
+  needs_onboarding: Type.Boolean(),
+});

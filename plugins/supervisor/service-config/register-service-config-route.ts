@@ -1,0 +1,88 @@
+/** POST /config/service-config: read or replace the config file a service's block declares. */
+import { StringEnum, Type, type PluginContext } from '../../../sdk/index.js';
+import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
+import type { Supervisor } from '../supervisor.js';
+import { configTarget, readServiceConfig, writeServiceConfig } from './service-config-file.js';
+
+const Format = StringEnum(['json', 'yaml', 'conf', 'python', 'xml'] as const);
+
+const ServiceConfigBody = Type.Object(
+  {
+    service_name: Type.String({ minLength: 1, description: 'process_name (or config key).' }),
+    updates: Type.Optional(
+      Type.String({ description: 'The whole new file content; omit (or empty) to read.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ServiceConfigRead = Type.Object({
+  service: Type.String(),
+  config_key: Type.String(),
+  service_path: Type.String({ description: 'The file (from the block, never from the request).' }),
+  config_format: Format,
+  raw: Type.String(),
+  config: Type.Optional(
+    Type.Unknown({
+      description: 'The parsed structure (json, yaml, xml, conf sections); absent for python.',
+    }),
+  ),
+});
+
+const ServiceConfigWritten = Type.Object({
+  status: Type.Literal('Config updated successfully'),
+  service: Type.String(),
+  config_key: Type.String(),
+  service_path: Type.String(),
+  config_format: Format,
+  backup_path: Type.Union([Type.String(), Type.Null()], {
+    description: 'The previous file, kept as <file>.bak; null when there was none.',
+  }),
+});
+
+const DESCRIPTION = [
+  "Only the block's `config_file` (relative → data dir) is opened. Format from the catalog's",
+  'config_format, else the extension: .json; .yaml/.yml; .xml; .conf/.config/.ini/.cfg (INI-like',
+  'lines); .py (light check only: strings closed, brackets balanced, no NUL — never executed).',
+  'Without updates: the raw text and the parsed structure. With updates: the whole new content,',
+  'checked first (invalid → 422 field updates, detail naming the line, file untouched), the old',
+  'file kept as <file>.bak, the new one written atomically. Unknown service → 404; no',
+  'config_file → 400; file missing on read → 404.',
+].join('\n');
+
+/** Declare the route. */
+export function registerServiceConfigRoute(
+  ctx: PluginContext<unknown>,
+  deps: { supervisor: Supervisor; catalog: ServiceCatalogRegistry },
+): void {
+  ctx.route({
+    method: 'POST',
+    path: '/config/service-config',
+    summary: "Read or replace a service's own config file",
+    description: DESCRIPTION,
+    tags: ['config'],
+    schema: {
+      body: ServiceConfigBody,
+      response: Type.Union([ServiceConfigRead, ServiceConfigWritten]),
+    },
+    handler: async ({ body }) => {
+      const entry = deps.supervisor.requireEntry(body.service_name, 'service_name');
+      const target = configTarget(
+        entry.block,
+        ctx.host.dataDir,
+        deps.catalog.get(entry.config_key)?.config_format,
+      );
+      const about = {
+        service: entry.process_name,
+        config_key: entry.config_key,
+        service_path: target.path,
+        config_format: target.format,
+      };
+      if (body.updates === undefined || body.updates === '')
+        return { ...about, ...(await readServiceConfig(target)) };
+      const backup = await writeServiceConfig(target, body.updates);
+      ctx.logger.info(`config file of ${entry.process_name} replaced (${target.path})`);
+      return { status: 'Config updated successfully' as const, ...about, backup_path: backup };
+    },
+  });
+}

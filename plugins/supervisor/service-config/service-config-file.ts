@@ -1,0 +1,86 @@
+/**
+ * A service's own config file: only the file its block declares (`config_file`, relative paths
+ * against the data dir) is ever opened; no path comes from the request. Reads return the raw text
+ * and the parsed structure; writes check the new text in its format first, keep the previous file
+ * as `<file>.bak`, and replace the file atomically.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { BadRequestError, InputError, NotFoundError, type JsonRecord } from '../../../sdk/index.js';
+import type { ServiceConfigFormat } from '../../../sdk/contracts/service-catalog.js';
+import { replaceFileAtomic } from './atomic-write.js';
+import { checkFormat, formatOf, parseFormat } from './config-formats.js';
+
+/** The declared file of a block and its format. */
+export interface ServiceConfigTarget {
+  readonly path: string;
+  readonly format: ServiceConfigFormat;
+}
+
+/** Where a block's config file is; 400 when it declares none or its format is unknown. */
+export function configTarget(
+  block: JsonRecord,
+  dataDir: string,
+  declaredFormat: ServiceConfigFormat | undefined,
+): ServiceConfigTarget {
+  const file = block.config_file;
+  if (typeof file !== 'string' || file.trim() === '')
+    throw new BadRequestError('SERVICE_CONFIG_NO_FILE', 'No config file path defined.', {
+      field: 'service_name',
+    });
+  const path = isAbsolute(file) ? file : resolve(dataDir, file);
+  const format = formatOf(path, declaredFormat);
+  if (format === undefined)
+    throw new BadRequestError(
+      'SERVICE_CONFIG_UNSUPPORTED_FORMAT',
+      `Unsupported config file format: ${path}`,
+      {
+        field: 'service_name',
+      },
+    );
+  return { path, format };
+}
+
+/** The file's text and parsed structure; 404 when it does not exist. */
+export async function readServiceConfig(
+  target: ServiceConfigTarget,
+): Promise<{ raw: string; config?: unknown }> {
+  let raw: string;
+  try {
+    raw = await readFile(target.path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new NotFoundError('SERVICE_CONFIG_FILE_NOT_FOUND', 'Config file not found.', {
+        field: 'service_name',
+      });
+    throw error;
+  }
+  if (checkFormat(target.format, raw) !== null) return { raw };
+  const config = parseFormat(target.format, raw);
+  return config === undefined ? { raw } : { raw, config };
+}
+
+/**
+ * Replace the file with `content` once it checks out (422 naming the line otherwise, file
+ * untouched). Returns the backup path, or null when there was no previous file.
+ */
+export async function writeServiceConfig(
+  target: ServiceConfigTarget,
+  content: string,
+): Promise<string | null> {
+  const problem = checkFormat(target.format, content);
+  if (problem !== null)
+    throw new InputError(
+      'SERVICE_CONFIG_INVALID',
+      `Invalid ${target.format} on line ${problem.line}: ${problem.message}`,
+      { field: 'updates' },
+    );
+  const previous = await readFile(target.path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  const backup = `${target.path}.bak`;
+  if (previous !== null) await replaceFileAtomic(backup, previous);
+  await replaceFileAtomic(target.path, content);
+  return previous === null ? null : backup;
+}

@@ -1,0 +1,108 @@
+/**
+ * Service UIs: GET/POST /config/service-ui and the reverse proxy at `/service/ui/<key>/` (core's
+ * proxy: HTTP streamed both ways, WebSocket upgrades, behind the auth gate). The switch is
+ * `stackd.supervisor.service_ui_enabled` in the configuration, saved when toggled; while it is
+ * off, or for a key that is unknown or disabled, the proxy answers 404.
+ */
+import { Type, type JsonRecord, type PluginContext } from '../../../sdk/index.js';
+import {
+  SERVICE_UI_PREFIX,
+  serviceUiEnabled,
+  serviceUis,
+  type ServiceUi,
+} from './service-ui-map.js';
+
+const ServiceUiEntry = Type.Object({
+  name: Type.String({ description: 'The process_name.' }),
+  port: Type.Integer(),
+  path: Type.String({ description: 'The proxied route, /service/ui/<key>.' }),
+});
+
+const ServiceUiList = Type.Object({
+  enabled: Type.Boolean({ description: 'Whether the proxy routes are on.' }),
+  services: Type.Array(ServiceUiEntry),
+});
+
+const ServiceUiToggle = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
+const ServiceUiToggled = Type.Object({ message: Type.String(), enabled: Type.Boolean() });
+
+const ENABLED_PATH = ['stackd', 'supervisor', 'service_ui_enabled'] as const;
+
+/** Declare the routes and the proxy. */
+export function registerServiceUi(ctx: PluginContext<unknown>): void {
+  // Resolved on every proxied request: rebuilt only when the document changes.
+  let cache: { enabled: boolean; byKey: Map<string, ServiceUi>; list: ServiceUi[] } | undefined;
+  ctx.stack.onChange(() => (cache = undefined));
+  const current = () => {
+    if (cache === undefined) {
+      const document = ctx.stack.read();
+      const list = serviceUis(document);
+      cache = {
+        enabled: serviceUiEnabled(document),
+        byKey: new Map(list.map((ui) => [ui.key, ui])),
+        list,
+      };
+    }
+    return cache;
+  };
+
+  ctx.proxy({
+    prefix: SERVICE_UI_PREFIX,
+    summary: "A service's own web UI (when service UIs are enabled)",
+    resolve: (key) => {
+      const state = current();
+      const ui = state.enabled ? state.byKey.get(key) : undefined;
+      return ui === undefined ? null : { origin: ui.origin };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/config/service-ui',
+    summary: 'The service UIs the proxy exposes (enabled services with a port)',
+    description:
+      'One entry per enabled process with a port: key = the config key, or ' +
+      '`<config_key>_<instance>` for instances (lower case). Listed whether or not the proxy is on.',
+    tags: ['config'],
+    schema: { response: ServiceUiList },
+    handler: () => {
+      const state = current();
+      return {
+        enabled: state.enabled,
+        services: state.list.map(({ name, port, path }) => ({ name, port, path })),
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/config/service-ui',
+    summary: 'Turn the service UI reverse proxy on or off (saved to the configuration file)',
+    tags: ['config'],
+    schema: { body: ServiceUiToggle, response: ServiceUiToggled },
+    handler: async ({ body }) => {
+      await ctx.stack.update(
+        (draft) => {
+          const host = objectAt(draft, 'stackd');
+          objectAt(host, 'supervisor').service_ui_enabled = body.enabled;
+        },
+        { persist: [...ENABLED_PATH], reason: 'service-ui' },
+      );
+      return {
+        message: body.enabled
+          ? `Service UIs enabled at ${SERVICE_UI_PREFIX}/<key>/`
+          : 'Service UIs disabled',
+        enabled: body.enabled,
+      };
+    },
+  });
+}
+
+function objectAt(parent: JsonRecord, key: string): JsonRecord {
+  const value = parent[key];
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    return value as JsonRecord;
+  const created: JsonRecord = {};
+  parent[key] = created;
+  return created;
+}

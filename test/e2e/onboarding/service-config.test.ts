@@ -1,0 +1,119 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { request } from '../../helpers/http.js';
+import { fixtureBlock, program, startWithTestCatalog } from './support.js';
+
+const FILES = {
+  json: ['settings.json', '{\n  "a": 1\n}\n', '{\n  "a": 2,\n  "b": [true]\n}\n'],
+  yaml: ['config.yml', 'a: 1\nlist:\n  - x\n', 'a: 2\nlist:\n  - y\n  - z\n'],
+  conf: ['rclone.conf', '[remote]\ntype = webdav\n', '[remote]\ntype = webdav\nurl = http://x\n'],
+  python: ['settings.py', 'A = 1\n', 'A = {"b": [1, 2]}  # comment (\nC = """multi\nline"""\n'],
+  xml: [
+    'config.xml',
+    '<Config><Port>1</Port></Config>\n',
+    '<?xml version="1.0"?>\n<Config>\n  <Port>2</Port>\n</Config>\n',
+  ],
+} as const;
+
+function blocks(): Record<string, unknown> {
+  const services: Record<string, unknown> = {};
+  for (const [format, [file]] of Object.entries(FILES))
+    services[`svc_${format}`] = fixtureBlock(`Svc ${format}`, program('long-running'), [], {
+      enabled: false,
+      config_file: `files/${file}`,
+    });
+  services.no_file = fixtureBlock('No File', program('long-running'), [], { enabled: false });
+  services.absent = fixtureBlock('Absent', program('long-running'), [], {
+    enabled: false,
+    config_file: 'files/absent.json',
+  });
+  return services;
+}
+
+test('each format is read, replaced atomically with a backup, and read back', async (t) => {
+  const host = await startWithTestCatalog(blocks());
+  t.teardown(() => host.stop());
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(host.dataDir, 'files'));
+  for (const [format, [file, before, after]] of Object.entries(FILES)) {
+    const path = join(host.dataDir, 'files', file);
+    writeFileSync(path, before);
+    const read = await request(host.url, '/config/service-config', {
+      body: { service_name: `Svc ${format}` },
+    });
+    t.is(read.status, 200, `${format}: ${read.text}`);
+    t.like(read.body, {
+      service: `Svc ${format}`,
+      config_format: format,
+      raw: before,
+      service_path: path,
+    });
+    const written = await request(host.url, '/config/service-config', {
+      body: { service_name: `Svc ${format}`, updates: after },
+    });
+    t.is(written.status, 200, `${format}: ${written.text}`);
+    t.like(written.body, { status: 'Config updated successfully', backup_path: `${path}.bak` });
+    t.is(readFileSync(path, 'utf8'), after, format);
+    t.is(readFileSync(`${path}.bak`, 'utf8'), before, format);
+    const again = await request(host.url, '/config/service-config', {
+      body: { service_name: `Svc ${format}` },
+    });
+    t.is(again.body.raw, after, format);
+  }
+  const json = await request(host.url, '/config/service-config', {
+    body: { service_name: 'svc_json' },
+  });
+  t.deepEqual(json.body.config, { a: 2, b: [true] });
+  const yaml = await request(host.url, '/config/service-config', {
+    body: { service_name: 'Svc yaml' },
+  });
+  t.deepEqual(yaml.body.config, { a: 2, list: ['y', 'z'] });
+});
+
+test('invalid content is rejected naming the line, and the file is unchanged', async (t) => {
+  const host = await startWithTestCatalog(blocks());
+  t.teardown(() => host.stop());
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(host.dataDir, 'files'));
+  const invalid = {
+    yaml: 'a: 1\nb: [1, 2\nc: 3\n',
+    json: '{\n  "a": 1,\n}\n',
+    xml: '<Config>\n<Port>1</Config>\n',
+    conf: '[remote]\ntype = webdav\nthis is not a setting\n',
+    python: 'A = (1,\nB = 2\n',
+  } as const;
+  for (const [format, content] of Object.entries(invalid)) {
+    const [file, before] = FILES[format as keyof typeof FILES];
+    const path = join(host.dataDir, 'files', file);
+    writeFileSync(path, before);
+    const response = await request(host.url, '/config/service-config', {
+      body: { service_name: `Svc ${format}`, updates: content },
+    });
+    t.is(response.status, 422, format);
+    t.like(response.body, { code: 'SERVICE_CONFIG_INVALID', field: 'updates' });
+    t.regex(response.body.detail, /on line \d+/, format);
+    t.is(readFileSync(path, 'utf8'), before, `${format} unchanged`);
+  }
+  const yaml = await request(host.url, '/config/service-config', {
+    body: { service_name: 'Svc yaml', updates: invalid.yaml },
+  });
+  t.regex(yaml.body.detail, /^Invalid yaml on line [34]:/);
+  const conf = await request(host.url, '/config/service-config', {
+    body: { service_name: 'Svc conf', updates: invalid.conf },
+  });
+  t.regex(conf.body.detail, /on line 3/);
+
+  const unknown = await request(host.url, '/config/service-config', {
+    body: { service_name: 'Nope' },
+  });
+  t.is(unknown.status, 404);
+  const noFile = await request(host.url, '/config/service-config', {
+    body: { service_name: 'No File' },
+  });
+  t.like(noFile, { status: 400, body: { code: 'SERVICE_CONFIG_NO_FILE' } });
+  const missing = await request(host.url, '/config/service-config', {
+    body: { service_name: 'Absent' },
+  });
+  t.like(missing, { status: 404, body: { code: 'SERVICE_CONFIG_FILE_NOT_FOUND' } });
+});

@@ -12,7 +12,7 @@
  */
 import { extname } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { parseDocument } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import type { ServiceConfigFormat } from '../../../sdk/contracts/service-catalog.js';
 import { checkPython } from './python-check.js';
 
@@ -64,8 +64,12 @@ function checkJson(text: string): FormatProblem | null {
   }
 }
 
+function yamlDocuments(text: string) {
+  return [...parseAllDocuments(text)];
+}
+
 function checkYaml(text: string): FormatProblem | null {
-  const [first] = parseDocument(text).errors;
+  const [first] = yamlDocuments(text).flatMap((document) => document.errors);
   if (first === undefined) return null;
   return {
     line: first.linePos?.[0].line ?? 1,
@@ -131,8 +135,12 @@ export function parseFormat(format: ServiceConfigFormat, text: string): unknown 
   switch (format) {
     case 'json':
       return JSON.parse(text) as unknown;
-    case 'yaml':
-      return parseDocument(text).toJS() as unknown;
+    case 'yaml': {
+      // One document as itself; a multi-document stream as the list of its documents.
+      const documents = yamlDocuments(text).map((document) => document.toJS() as unknown);
+      if (documents.length === 0) return null;
+      return documents.length === 1 ? documents[0] : documents;
+    }
     case 'xml':
       return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(
         text,

@@ -21,3 +21,4 @@ export * from './contracts/authenticator.js';
 export * from './contracts/process-supervisor.js';
 export * from './contracts/dependency-graph.js';
 export * from './contracts/metrics-feed.js';
+export * from './contracts/service-catalog.js';

@@ -10,7 +10,7 @@ import {
   processSupervisorRef,
   type JsonRecord,
 } from '../../sdk/index.js';
-import { serviceCatalogRef } from '../../sdk/contracts/service-catalog.js';
+import { serviceCatalogRef } from '../../sdk/index.js';
 import { loadCatalogs } from './catalog/load-catalog.js';
 import { ServiceCatalogRegistry } from './catalog/service-catalog.js';
 import { SupervisorConfig } from './config.js';
@@ -29,6 +29,7 @@ import { runSetupHooks } from './onboarding/setup-hooks.js';
 import { registerServiceConfigRoute } from './service-config/register-service-config-route.js';
 import { registerServiceUi } from './service-ui/register-service-ui.js';
 import { Supervisor } from './supervisor.js';
+import { PidRegistry } from './runtime/pid-registry.js';
 
 export default definePlugin({
   name: 'supervisor',
@@ -46,6 +47,7 @@ export default definePlugin({
     ctx.stack.onChange(() => (document = undefined));
     let publishStatus = (): void => undefined;
     let publishScheduled = false;
+    const launched = new PidRegistry(ctx.storage, ctx.logger.child('leftovers'));
     const supervisor = new Supervisor({
       dataDir: ctx.host.dataDir,
       config: ctx.config,
@@ -53,6 +55,7 @@ export default definePlugin({
       logger: ctx.logger,
       bus,
       onChange: (state) => {
+        launched.track(state);
         ctx.events.emit(processStateChanged, state);
         // Changes come in bursts (boot, waits): one frame per turn of the event loop.
         if (publishScheduled) return;
@@ -121,11 +124,16 @@ export default definePlugin({
     ctx.onStart(() => {
       const graph = ctx.optional(dependencyGraphRef);
       // In the background: the host listens at once while waits and start checks run.
-      void ctx.tasks.run('boot start', () => supervisor.startEnabled(graph, boot.signal));
+      void ctx.tasks.run('boot start', async () => {
+        // Groups a crashed predecessor left running go first, or we would start duplicates.
+        await launched.reapLeftovers();
+        await supervisor.startEnabled(graph, boot.signal);
+      });
     });
     ctx.onStop(async () => {
       boot.abort();
       await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000);
+      await launched.flush();
     });
   },
 });

@@ -3,11 +3,7 @@
  * plugins add through the sdk, the user's `catalog_file`), name resolution and setup hooks.
  */
 import { checkValue } from '../../../sdk/index.js';
-import type {
-  CatalogService,
-  ServiceCatalog,
-  SetupHook,
-} from '../../../sdk/contracts/service-catalog.js';
+import type { CatalogService, ServiceCatalog, SetupHook } from '../../../sdk/index.js';
 import { normalizeProcessName } from '../config-model.js';
 import { CatalogServiceSchema } from './catalog-schema.js';
 

@@ -1,6 +1,6 @@
 /** The bodies of GET /process/core-services and GET /process/optional-services. Pure. */
 import type { JsonRecord } from '../../../sdk/index.js';
-import type { CatalogService } from '../../../sdk/contracts/service-catalog.js';
+import type { CatalogService } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 
 /** The exposed options of a service with their template defaults (null when the template has none). */

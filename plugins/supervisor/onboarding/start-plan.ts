@@ -5,7 +5,7 @@
  * says. Unknown names become error items; the rest of the plan stands. Pure.
  */
 import type { JsonRecord } from '../../../sdk/index.js';
-import type { CatalogService } from '../../../sdk/contracts/service-catalog.js';
+import type { CatalogService } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import { findProcessEntry, listProcessEntries } from '../config-model.js';
 import type { CoreServiceRequest, StartCoreServiceBody, StartError } from './onboarding-schemas.js';

@@ -13,7 +13,7 @@
 import { extname } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseAllDocuments } from 'yaml';
-import type { ServiceConfigFormat } from '../../../sdk/contracts/service-catalog.js';
+import type { ServiceConfigFormat } from '../../../sdk/index.js';
 import { checkPython } from './python-check.js';
 
 /** Why content is not valid: a 1-based line and a message. */

@@ -6,9 +6,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { BadRequestError, InputError, NotFoundError, type JsonRecord } from '../../../sdk/index.js';
-import type { ServiceConfigFormat } from '../../../sdk/contracts/service-catalog.js';
-import { replaceFileAtomic } from './atomic-write.js';
+import {
+  BadRequestError,
+  InputError,
+  NotFoundError,
+  writeFileAtomic,
+  type JsonRecord,
+} from '../../../sdk/index.js';
+import type { ServiceConfigFormat } from '../../../sdk/index.js';
+
 import { checkFormat, formatOf, parseFormat } from './config-formats.js';
 
 /** The declared file of a block and its format. */
@@ -80,7 +86,7 @@ export async function writeServiceConfig(
     throw error;
   });
   const backup = `${target.path}.bak`;
-  if (previous !== null) await replaceFileAtomic(backup, previous);
-  await replaceFileAtomic(target.path, content);
+  if (previous !== null) await writeFileAtomic(backup, previous);
+  await writeFileAtomic(target.path, content);
   return previous === null ? null : backup;
 }

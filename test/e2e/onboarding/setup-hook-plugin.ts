@@ -3,7 +3,7 @@
  * registers a setup hook that writes an env var into the block before every launch.
  */
 import { definePlugin } from '../../../sdk/index.js';
-import { serviceCatalogRef } from '../../../sdk/contracts/service-catalog.js';
+import { serviceCatalogRef } from '../../../sdk/index.js';
 
 export default definePlugin({
   name: 'catalog-extension',

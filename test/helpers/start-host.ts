@@ -75,8 +75,9 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  // 'close', not 'exit': it fires once stdout and stderr are drained, so output() is complete.
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('close', (code) => resolve(code)),
   );
 
   const url = await new Promise<string>((resolve, reject) => {

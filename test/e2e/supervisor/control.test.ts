@@ -32,6 +32,17 @@ test('start, stop and restart a process over HTTP', async (t) => {
   t.not(restarted.body.pid, pid);
   t.false(isAlive(pid));
 
+  // Stop only once the program installed its SIGTERM handler (its first log line), or a loaded
+  // machine may deliver the signal while node is still booting and the exit is 143, not 0.
+  await eventually(
+    async () => {
+      const logs = await request(host.url, '/logs?process_name=App');
+      return String(logs.body.chunk).includes(
+        `long-running started pid=${String(restarted.body.pid)}`,
+      );
+    },
+    { what: 'the restarted program to be up' },
+  );
   const stopped = await request(host.url, '/process/stop-service', body('App'));
   t.deepEqual(stopped.body, {
     status: 'stopped',

@@ -2,6 +2,7 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../../helpers/eventually.js';
 import { SystemCollector } from '../../../plugins/metrics/system/system-collector.js';
 import { counterIncrease, ratePerSecond } from '../../../plugins/metrics/rates.js';
 
@@ -17,7 +18,14 @@ test('on this machine: percentages within 0–100, sizes above zero, cpu after t
   });
   const first = await collector.collect();
   t.is(first.cpu_percent, null, 'no cpu percent without a previous reading');
-  const second = await collector.collect();
+  // Two readings within one clock tick have no CPU time between them: read until one has.
+  const second = await eventually(
+    async () => {
+      const sample = await collector.collect();
+      return sample.cpu_percent === null ? undefined : sample;
+    },
+    { what: 'a reading one clock tick after the first' },
+  );
   t.true(inRange(second.cpu_percent, 0, 100));
   t.true(second.cpu_count > 0);
   t.is(second.load_avg.length, 3);

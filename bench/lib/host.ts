@@ -2,6 +2,8 @@
  * The stackd host under benchmark: the real `host/main.js` started by the test helper, with
  * response validation off (as users run it) and every built-in plugin unless told otherwise.
  */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { startHost, type RunningHostProcess } from '../../test/helpers/start-host.js';
 import { track, untrack } from './cleanup.js';
 
@@ -38,10 +40,13 @@ export async function startBenchHost(
   return host;
 }
 
-/** SIGTERM the host (it stops its processes) and forget its PID. */
+/** SIGTERM the host (it stops its processes), forget its PID, remove its temp dirs. */
 export async function stopHost(host: RunningHostProcess): Promise<void> {
   await host.stop();
   untrack(host.child.pid);
+  rmSync(host.dataDir, { recursive: true, force: true });
+  if (host.configPath !== undefined)
+    rmSync(dirname(host.configPath), { recursive: true, force: true });
 }
 
 /** GET a JSON body from the host. */

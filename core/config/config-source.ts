@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
-import { cosmiconfig } from 'cosmiconfig';
 
 /** Where the document was found, and where saves go. */
 export interface ConfigSource {
@@ -43,6 +42,8 @@ export async function resolveConfigSource(options: ConfigSourceOptions): Promise
     if (!existsSync(path)) throw new Error(`config file not found: ${path}`);
     return { readPath: path, writePath: path, origin: 'file' };
   }
+  // Loaded only when there is something to search for (an explicit --config needs none of it).
+  const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('stackd', {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: 'none',

@@ -35,7 +35,7 @@ export function readBody(
       chunks.length = 0;
       resolve(result);
     };
-    state.signal.addEventListener('abort', () => {
+    state.onAbort(() => {
       if (!settled) settle({ kind: 'aborted' });
     });
     state.res.onData((chunk, isLast) => {

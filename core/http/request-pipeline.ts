@@ -89,7 +89,7 @@ async function handle(
       await sendJson(state, 422, errorBody(parsed.detail, parsed.code, parsed.field));
       return;
     }
-    const signal = AbortSignal.any([state.signal, env.shutdownSignal]);
+    let signal: AbortSignal | undefined;
     const request: HandlerRequest = {
       method: snapshot.method as HttpMethod,
       path: snapshot.path,
@@ -99,7 +99,10 @@ async function handle(
       headers: snapshot.headers,
       ip: snapshot.ip,
       principal: auth.principal,
-      signal,
+      // Made on first use: few handlers watch for aborts, and a signal per request is costly.
+      get signal(): AbortSignal {
+        return (signal ??= AbortSignal.any([state.signal, env.shutdownSignal]));
+      },
     };
     const result: unknown = await route.definition.handler(request);
     if (state.finished) return;

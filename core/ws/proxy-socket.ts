@@ -3,7 +3,7 @@
  * dead upstream is a 502 instead of an accepted socket that closes at once; then frames are
  * relayed both ways and either side's close closes the other.
  */
-import { WebSocket as UpstreamSocket } from 'undici';
+import type { WebSocket as UpstreamSocket } from 'undici';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
 import {
@@ -119,23 +119,24 @@ export function socketProxyBehavior(
     },
     close: (ws) => {
       const { upstream } = ws.getUserData().relay;
-      if (
-        upstream.readyState === UpstreamSocket.OPEN ||
-        upstream.readyState === UpstreamSocket.CONNECTING
-      )
-        upstream.close();
+      if (upstream.readyState === OPEN || upstream.readyState === CONNECTING) upstream.close();
     },
   };
 }
 
-function connectUpstream(url: string, protocol: string): Promise<UpstreamSocket | null> {
+// WebSocket readyState values (the standard's numbers; undici is not loaded to read them).
+const CONNECTING = 0;
+const OPEN = 1;
+
+async function connectUpstream(url: string, protocol: string): Promise<UpstreamSocket | null> {
+  // Loaded on the first proxied socket: undici costs ~20 MB a host without proxies never needs.
+  const { WebSocket } = await import('undici');
   return new Promise((resolve) => {
     const protocols = protocol
       .split(',')
       .map((item) => item.trim())
       .filter((item) => item !== '');
-    const socket =
-      protocols.length > 0 ? new UpstreamSocket(url, protocols) : new UpstreamSocket(url);
+    const socket = protocols.length > 0 ? new WebSocket(url, protocols) : new WebSocket(url);
     const timer = setTimeout(() => {
       socket.close();
       resolve(null);

@@ -9,9 +9,17 @@ import type { ProcessEntry } from './config-model.js';
 import { redactConfig } from './config-routes/config-secrets.js';
 import type { ProcessListEntry, ServiceStatusBody, StatusFrame } from './schemas.js';
 
-/** The block as the routes show it: a copy with secrets redacted. */
+const views = new WeakMap<ProcessEntry, JsonRecord>();
+
+/** The block as clients see it: secrets redacted (shared by every request; do not mutate). */
 export function blockView(entry: ProcessEntry): JsonRecord {
-  return redactConfig(entry.block, entry.path);
+  // Entries live as long as their document, so each block is redacted once per config version.
+  let view = views.get(entry);
+  if (view === undefined) {
+    view = redactConfig(entry.block, entry.path);
+    views.set(entry, view);
+  }
+  return view;
 }
 
 function text(value: unknown): string {

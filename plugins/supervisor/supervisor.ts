@@ -55,6 +55,7 @@ export class Supervisor implements ProcessSupervisor {
   private readonly writers: LogWriters;
   /** Dependencies used at boot, reused for the reverse order at shutdown. */
   private bootDependencies: (name: string) => readonly string[] = () => [];
+  private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
 
   constructor(private readonly options: SupervisorOptions) {
     this.writers = new LogWriters(
@@ -66,7 +67,12 @@ export class Supervisor implements ProcessSupervisor {
 
   /** Every process entry of the current document (the API's own entry included). */
   entries(): ProcessEntry[] {
-    return listProcessEntries(this.options.readDocument());
+    // Derived once per document: readDocument() returns the same object until the config changes.
+    const document = this.options.readDocument();
+    if (this.entriesOf?.document !== document) {
+      this.entriesOf = { document, entries: listProcessEntries(document) };
+    }
+    return this.entriesOf.entries;
   }
 
   /** The entry a request names (exact, then normalized), or undefined. */

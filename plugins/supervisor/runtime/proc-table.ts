@@ -3,7 +3,7 @@
  * Used to see whether a process group still has live members (zombies do not count: where no
  * init reaps orphans they linger, dead, forever) and to list a process's descendants.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 
 /** One row of the process table. */
 export interface ProcInfo {
@@ -29,26 +29,42 @@ export function isDead(info: ProcInfo): boolean {
   return info.state === 'Z' || info.state === 'X';
 }
 
-/** Every process, or null where /proc is not available. */
-export async function readProcTable(): Promise<ProcInfo[] | null> {
+const statBuffer = Buffer.alloc(4096);
+
+/** One `/proc/<pid>/stat` line, read synchronously into a reused buffer. */
+function readStatLine(pid: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+    const length = readSync(fd, statBuffer, 0, statBuffer.length, 0);
+    return statBuffer.toString('latin1', 0, length);
+  } catch {
+    return undefined; // exited while we looked
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Every process, or null where /proc is not available. The reads are synchronous on purpose:
+ * /proc files are generated in memory, and ~150 thread-pool round trips per scan cost several
+ * times the CPU of reading them directly (measured: the idle host's largest cost).
+ */
+export function readProcTable(): Promise<ProcInfo[] | null> {
   let names: string[];
   try {
-    names = await readdir('/proc');
+    names = readdirSync('/proc');
   } catch {
-    return null;
+    return Promise.resolve(null);
   }
-  const rows = await Promise.all(
-    names
-      .filter((name) => /^\d+$/.test(name))
-      .map(async (name) => {
-        try {
-          return parseStatLine(await readFile(`/proc/${name}/stat`, 'utf8'));
-        } catch {
-          return undefined; // exited while we looked
-        }
-      }),
-  );
-  return rows.filter((row): row is ProcInfo => row !== undefined);
+  const rows: ProcInfo[] = [];
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue; // pids are digits
+    const line = readStatLine(name);
+    const row = line === undefined ? undefined : parseStatLine(line);
+    if (row !== undefined) rows.push(row);
+  }
+  return Promise.resolve(rows);
 }
 
 /** Live pids of `root` and its descendants, plus live members of its process group. */

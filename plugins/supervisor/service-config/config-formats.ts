@@ -11,8 +11,8 @@
  *   brackets balanced (see python-check.ts). It is not a parser.
  */
 import { extname } from 'node:path';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { parseAllDocuments } from 'yaml';
+import type * as XmlLibrary from 'fast-xml-parser';
+import type * as YamlLibrary from 'yaml';
 import type { ServiceConfigFormat } from '../../../sdk/index.js';
 import { checkPython } from './python-check.js';
 
@@ -64,8 +64,25 @@ function checkJson(text: string): FormatProblem | null {
   }
 }
 
+let yamlLibrary: typeof YamlLibrary | undefined;
+let xmlLibrary: typeof XmlLibrary | undefined;
+
+/**
+ * Load the YAML and XML parsers. They are only needed when a service config file is read or
+ * written, so a host that never does that does not carry them (a few MB of heap).
+ */
+export async function loadFormatParsers(): Promise<void> {
+  yamlLibrary ??= await import('yaml');
+  xmlLibrary ??= await import('fast-xml-parser');
+}
+
+function loaded<T>(library: T | undefined): T {
+  if (library === undefined) throw new Error('loadFormatParsers() must be awaited first');
+  return library;
+}
+
 function yamlDocuments(text: string) {
-  return [...parseAllDocuments(text)];
+  return [...loaded(yamlLibrary).parseAllDocuments(text)];
 }
 
 function checkYaml(text: string): FormatProblem | null {
@@ -78,7 +95,7 @@ function checkYaml(text: string): FormatProblem | null {
 }
 
 function checkXml(text: string): FormatProblem | null {
-  const result = XMLValidator.validate(text);
+  const result = loaded(xmlLibrary).XMLValidator.validate(text);
   return result === true ? null : { line: result.err.line, message: result.err.msg };
 }
 
@@ -142,9 +159,10 @@ export function parseFormat(format: ServiceConfigFormat, text: string): unknown 
       return documents.length === 1 ? documents[0] : documents;
     }
     case 'xml':
-      return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(
-        text,
-      ) as unknown;
+      return new (loaded(xmlLibrary).XMLParser)({
+        ignoreAttributes: false,
+        attributeNamePrefix: '@',
+      }).parse(text) as unknown;
     case 'conf':
       return parseConf(text);
     case 'python':

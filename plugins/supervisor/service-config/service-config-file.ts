@@ -15,7 +15,7 @@ import {
 } from '../../../sdk/index.js';
 import type { ServiceConfigFormat } from '../../../sdk/index.js';
 
-import { checkFormat, formatOf, parseFormat } from './config-formats.js';
+import { checkFormat, formatOf, loadFormatParsers, parseFormat } from './config-formats.js';
 
 /** The declared file of a block and its format. */
 export interface ServiceConfigTarget {
@@ -61,6 +61,7 @@ export async function readServiceConfig(
       });
     throw error;
   }
+  await loadFormatParsers();
   if (checkFormat(target.format, raw) !== null) return { raw };
   const config = parseFormat(target.format, raw);
   return config === undefined ? { raw } : { raw, config };
@@ -74,6 +75,7 @@ export async function writeServiceConfig(
   target: ServiceConfigTarget,
   content: string,
 ): Promise<string | null> {
+  await loadFormatParsers();
   const problem = checkFormat(target.format, content);
   if (problem !== null)
     throw new InputError(

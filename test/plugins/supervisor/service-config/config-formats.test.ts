@@ -1,9 +1,12 @@
 import test from 'ava';
 import {
   checkFormat,
+  loadFormatParsers,
   formatOf,
   parseFormat,
 } from '../../../../plugins/supervisor/service-config/config-formats.js';
+
+test.before(() => loadFormatParsers());
 
 test('the format comes from the catalog, else the extension', (t) => {
   t.is(formatOf('/a/config.yml', undefined), 'yaml');

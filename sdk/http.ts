@@ -68,7 +68,11 @@ export interface RawReply {
   readonly body: string | Uint8Array | AsyncIterable<Uint8Array>;
 }
 
-/** What a handler may return: a plain value (JSON, status 200) or an explicit reply. */
+/**
+ * What a handler may return: a plain value (JSON, status 200) or an explicit reply. Returning
+ * the same object again (a cached view) reuses its JSON text, so never mutate an object after
+ * returning it: build a new one instead.
+ */
 export type HandlerResult = JsonReply | RawReply | object | string | number | boolean | null;
 
 /** Build a JSON reply with a given status. */

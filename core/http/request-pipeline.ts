@@ -31,7 +31,11 @@ export interface PipelineEnvironment {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// Shared answers for the common cases: no per-request allocation.
+const NO_BODY: Promise<BodyResult> = Promise.resolve({ kind: 'ok', body: Buffer.alloc(0) });
+const OPEN: AuthenticationResult = { ok: true, principal: null };
 
 /** A uWS handler for one route. */
 export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironment) {
@@ -45,7 +49,7 @@ export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironm
           route.definition.bodyLimit ?? env.defaultBodyLimit,
           declaredContentLength(snapshot.headers['content-length']),
         )
-      : Promise.resolve<BodyResult>({ kind: 'ok', body: Buffer.alloc(0) });
+      : NO_BODY;
     handle(route, env, state, snapshot, body).catch((error: unknown) => {
       env.logger.error('response failed', { path: snapshot.path, error });
     });
@@ -59,7 +63,6 @@ async function handle(
   snapshot: RequestSnapshot,
   bodyPromise: Promise<BodyResult>,
 ): Promise<void> {
-  const context = `${snapshot.method} ${snapshot.path}`;
   try {
     const bodyResult = await bodyPromise;
     if (bodyResult.kind === 'aborted') return;
@@ -106,10 +109,10 @@ async function handle(
     };
     const result: unknown = await route.definition.handler(request);
     if (state.finished) return;
-    await sendResult(route, env, state, result, context);
+    await sendResult(route, env, state, result, snapshot);
   } catch (error) {
     if (state.finished) return;
-    const mapped = mapError(error, env.logger, context);
+    const mapped = mapError(error, env.logger, `${snapshot.method} ${snapshot.path}`);
     await sendJson(state, mapped.status, mapped.body, mapped.headers);
   }
 }
@@ -119,8 +122,7 @@ async function authenticate(
   env: PipelineEnvironment,
   snapshot: RequestSnapshot,
 ): Promise<AuthenticationResult> {
-  if (route.definition.auth === 'open' || env.authenticate === null)
-    return { ok: true, principal: null };
+  if (route.definition.auth === 'open' || env.authenticate === null) return OPEN;
   return env.authenticate(bearerToken(snapshot.headers.authorization), snapshot);
 }
 
@@ -146,7 +148,8 @@ function parseInputs(
     if (!result.ok) return invalid('path parameter', result.failure);
     params = result.value;
   }
-  let query: unknown = parseQuery(snapshot.rawQuery, route.query?.schema);
+  let query: unknown =
+    snapshot.rawQuery === '' ? {} : parseQuery(snapshot.rawQuery, route.query?.schema);
   if (route.query !== undefined) {
     const result = route.query.parse(query, { coerce: true });
     if (!result.ok) return invalid('query parameter', result.failure);
@@ -206,7 +209,7 @@ async function sendResult(
   env: PipelineEnvironment,
   state: ResponseState,
   result: unknown,
-  context: string,
+  snapshot: RequestSnapshot,
 ): Promise<void> {
   if (isReply(result) && result.kind === 'raw') {
     await writeResponse(state, {
@@ -218,12 +221,14 @@ async function sendResult(
   }
   const status = isReply(result) ? result.status : 200;
   const body = isReply(result) ? result.body : result;
-  const headers = isReply(result) ? (result.headers ?? {}) : {};
+  const headers = isReply(result) ? (result.headers ?? NO_HEADERS) : NO_HEADERS;
   if (env.validateResponses) {
     const schema = route.responses.get(status);
     const failure = schema?.firstError(body);
     if (schema === undefined && status < 300) {
-      env.logger.error(`${context}: no response schema for status ${status}`);
+      env.logger.error(
+        `${snapshot.method} ${snapshot.path}: no response schema for status ${status}`,
+      );
       await sendJson(
         state,
         500,
@@ -232,7 +237,9 @@ async function sendResult(
       return;
     }
     if (failure !== undefined) {
-      env.logger.error(`${context}: response does not match its schema`, { ...failure });
+      env.logger.error(`${snapshot.method} ${snapshot.path}: response does not match its schema`, {
+        ...failure,
+      });
       await sendJson(
         state,
         500,
@@ -253,13 +260,29 @@ export async function sendJson(
   state: ResponseState,
   status: number,
   body: unknown,
-  headers: Readonly<Record<string, string>> = {},
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
   closeConnection = false,
 ): Promise<void> {
   await writeResponse(state, {
     status,
-    headers: { ...JSON_HEADERS, ...headers },
-    body: JSON.stringify(body ?? null),
+    headers: headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
+    body: serialize(body),
     closeConnection,
   });
+}
+
+const serialized = new WeakMap<object, string>();
+
+/**
+ * JSON text of a body. A handler that returns the very same object again (a cached view) gets
+ * the cached text: the sdk asks handlers never to mutate an object once returned.
+ */
+function serialize(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return JSON.stringify(body ?? null);
+  let text = serialized.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    serialized.set(body, text);
+  }
+  return text;
 }

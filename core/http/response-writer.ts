@@ -16,8 +16,15 @@ export interface OutgoingResponse {
   readonly closeConnection?: boolean;
 }
 
+const statusLines = new Map<number, string>();
+
 function statusLine(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+    statusLines.set(status, line);
+  }
+  return line;
 }
 
 /** Write a complete response. Returns false when the client was gone. */

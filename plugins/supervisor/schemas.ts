@@ -39,6 +39,8 @@ export const ProcessListEntry = Type.Object({
 export type ProcessListEntry = Static<typeof ProcessListEntry>;
 
 export const ProcessListBody = Type.Object({ processes: Type.Array(ProcessListEntry) });
+/** Type of {@link ProcessListBody}. */
+export type ProcessListBody = Static<typeof ProcessListBody>;
 
 const ParallelGroup = Type.Object({
   id: Type.String(),

@@ -19,6 +19,8 @@ import type { SupervisorConfig } from './config.js';
 import type { LogLineBus } from './logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';
 import { buildProcessSpec, logFilePath, type ProcessSpec } from './process-spec.js';
+import { listEntry } from './process-view.js';
+import type { ProcessListBody } from './schemas.js';
 import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
@@ -56,6 +58,9 @@ export class Supervisor implements ProcessSupervisor {
   /** Dependencies used at boot, reused for the reverse order at shutdown. */
   private bootDependencies: (name: string) => readonly string[] = () => [];
   private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
+  private listOf: { entries: ProcessEntry[]; changes: number; body: ProcessListBody } | undefined;
+  /** Counts state changes, so views of the states can be cached between them. */
+  private changes = 0;
 
   constructor(private readonly options: SupervisorOptions) {
     this.writers = new LogWriters(
@@ -86,6 +91,19 @@ export class Supervisor implements ProcessSupervisor {
     if (found === undefined)
       throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${requested}' not found`, { field });
     return found;
+  }
+
+  /**
+   * The process list as GET /process/processes shows it, rebuilt only after a config change or a
+   * state change (the same array in between, so its serialization can be reused too).
+   */
+  listView(): ProcessListBody {
+    const entries = this.entries();
+    if (this.listOf?.entries !== entries || this.listOf.changes !== this.changes) {
+      const processes = entries.map((entry) => listEntry(entry, this.stateOf(entry)));
+      this.listOf = { entries, changes: this.changes, body: { processes } };
+    }
+    return this.listOf.body;
   }
 
   list(): ProcessDescriptor[] {
@@ -242,7 +260,10 @@ export class Supervisor implements ProcessSupervisor {
         processName,
         resolveSpec: () => this.resolveSpec(processName),
         openOutput: (spec) => this.writers.open(spec),
-        onChange: this.options.onChange,
+        onChange: (state) => {
+          this.changes += 1;
+          this.options.onChange(state);
+        },
         logger: this.options.logger.child(processName),
         startCheckMs: this.options.config.start_check_ms,
       });

@@ -1,7 +1,7 @@
 /** GET /process/processes, GET /process and GET /process/service-status: thin readers. */
 import { dependencyGraphRef, type PluginContext } from '../../../sdk/index.js';
 import type { ParallelGroup } from '../../../sdk/index.js';
-import { blockView, listEntry, repoUrlOf, statusBody, versionOf } from '../process-view.js';
+import { blockView, repoUrlOf, statusBody, versionOf } from '../process-view.js';
 import {
   ProcessDetailBody,
   ProcessDetailQuery,
@@ -19,9 +19,7 @@ export function registerProcessRoutes(ctx: PluginContext<unknown>, supervisor: S
     summary: 'Every process of the configuration, with its live status',
     tags: ['process'],
     schema: { response: ProcessListBody },
-    handler: () => ({
-      processes: supervisor.entries().map((entry) => listEntry(entry, supervisor.stateOf(entry))),
-    }),
+    handler: () => supervisor.listView(),
   });
 
   ctx.route({

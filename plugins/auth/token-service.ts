@@ -9,7 +9,12 @@
  * checked again. The key is the whole token text: a hit is the very same signed bytes.
  */
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import type * as Jose from 'jose';
+
+// jose is loaded on the first token operation: with authentication off (the default until a user
+// is set up) a host never needs its ~8 MB.
+let jose: Promise<typeof Jose> | undefined;
+const loadJose = (): Promise<typeof Jose> => (jose ??= import('jose'));
 
 /** Which kind of token; a refresh token is never accepted where an access token is needed. */
 export type TokenType = 'access' | 'refresh';
@@ -104,6 +109,7 @@ export class TokenService {
 
   private async verifySignature(token: string, expected: TokenType): Promise<TokenCheck> {
     try {
+      const { jwtVerify } = await loadJose();
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
         currentDate: new Date(this.now()),
@@ -126,8 +132,9 @@ export class TokenService {
     }
   }
 
-  private sign(subject: TokenSubject, type: TokenType, ttlSec: number): Promise<string> {
+  private async sign(subject: TokenSubject, type: TokenType, ttlSec: number): Promise<string> {
     const issuedAt = Math.floor(this.now() / 1000);
+    const { SignJWT } = await loadJose();
     return new SignJWT({ type, uid: subject.uid })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(subject.username)

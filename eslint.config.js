@@ -4,15 +4,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: [
-      'dist/**',
-      '.build/**',
-      'node_modules/**',
-      'data/**',
-      '*.config.js',
-      'scripts/**',
-      '**/*.mjs',
-    ],
+    ignores: ['dist/**', 'node_modules/**', 'data/**', '*.config.js', '**/*.mjs'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

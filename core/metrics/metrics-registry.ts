@@ -24,6 +24,7 @@ export class MetricsRegistry implements MetricsReader {
   private readonly listeners = new Set<(snapshot: MetricsSnapshot) => void>();
   private readonly timers: NodeJS.Timeout[] = [];
   private latestSnapshot: MetricsSnapshot | null = null;
+  private started = false;
   private stopping = new AbortController();
 
   constructor(private readonly logger: Logger) {}
@@ -41,8 +42,17 @@ export class MetricsRegistry implements MetricsReader {
     this.collectors.push({ owner, definition });
   }
 
-  /** Start the shared timers (after plugins started). */
+  /**
+   * Allow collection (after plugins started). Timers run only while someone subscribes: with no
+   * consumer (no metrics plugin, nobody streaming) the host does not sample anything.
+   */
   start(): void {
+    this.started = true;
+    if (this.listeners.size > 0) this.startTimers();
+  }
+
+  private startTimers(): void {
+    if (this.timers.length > 0) return;
     this.stopping = new AbortController();
     const groups = new Map<number, Collector[]>();
     for (const collector of this.collectors) {
@@ -59,6 +69,11 @@ export class MetricsRegistry implements MetricsReader {
 
   /** Stop the timers and abort running collections. */
   stop(): void {
+    this.started = false;
+    this.stopTimers();
+  }
+
+  private stopTimers(): void {
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     this.stopping.abort();
   }
@@ -75,7 +90,11 @@ export class MetricsRegistry implements MetricsReader {
 
   subscribe(listener: (snapshot: MetricsSnapshot) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (this.started) this.startTimers();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopTimers();
+    };
   }
 
   private async tick(group: readonly Collector[], budgetMs: number): Promise<void> {

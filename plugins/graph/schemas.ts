@@ -8,6 +8,8 @@ const Strength = StringEnum(['hard_runtime', 'hard_configured', 'soft_linkage'] 
 });
 const Classification = StringEnum(['hard', 'linkage'] as const);
 const Signals = Type.Array(StringEnum(SIGNAL_NAMES), { description: 'Sorted, each once' });
+/** What every row, step and edge says about its link. */
+const linkage = { signals: Signals, classification: Classification, strength: Strength };
 const State = Type.String({
   description:
     'A live status (running, stopped, starting, stopping, crashed, backoff), `disabled`, `unknown` (enabled, no supervisor loaded) or `missing` (no block in the configuration)',
@@ -34,9 +36,7 @@ export const DependencyRow = Type.Object({
   process_count: Type.Integer({ minimum: 0 }),
   scoped: Type.Boolean({ description: 'The key is instance-scoped (zurg, rclone)' }),
   starter_process_name: Type.Union([Type.String(), Type.Null()]),
-  signals: Signals,
-  classification: Classification,
-  strength: Strength,
+  ...linkage,
 });
 export type DependencyRow = Static<typeof DependencyRow>;
 
@@ -47,9 +47,7 @@ export const DependentRow = Type.Object({
   missing_deps: Type.Array(Type.String(), {
     description: 'Dependency keys of the dependent that are not running',
   }),
-  signals: Signals,
-  classification: Classification,
-  strength: Strength,
+  ...linkage,
 });
 export type DependentRow = Static<typeof DependentRow>;
 
@@ -57,9 +55,7 @@ export const StartupStep = Type.Object({
   key: Type.String(),
   label: Type.String(),
   state: State,
-  signals: Signals,
-  classification: Classification,
-  strength: Strength,
+  ...linkage,
 });
 export type StartupStep = Static<typeof StartupStep>;
 
@@ -68,9 +64,7 @@ export const LinkedRow = Type.Object({
   key: Type.String(),
   label: Type.String(),
   state: State,
-  signals: Signals,
-  classification: Classification,
-  strength: Strength,
+  ...linkage,
 });
 export type LinkedRow = Static<typeof LinkedRow>;
 
@@ -86,9 +80,7 @@ export type GraphNode = Static<typeof GraphNode>;
 export const GraphEdge = Type.Object({
   source: Type.String({ description: 'The dependency' }),
   target: Type.String({ description: 'The dependent' }),
-  signals: Signals,
-  strength: Strength,
-  classification: Classification,
+  ...linkage,
 });
 export type GraphEdge = Static<typeof GraphEdge>;
 

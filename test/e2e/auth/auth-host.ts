@@ -86,3 +86,19 @@ export function claimsOf(token: string): Record<string, unknown> {
   const payload = token.split('.')[1] ?? '';
   return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
+
+/** A host whose setup created the user `admin`; its tokens, and a client. */
+export async function startWithAdmin(): Promise<{
+  host: RunningHostProcess;
+  api: ReturnType<typeof client>;
+  admin: string;
+  adminRefresh: string;
+}> {
+  const host = await startAuthHost();
+  const api = client(host);
+  const setup = await api.post('/api/auth/setup', {
+    username: 'admin',
+    password: 'admin-password',
+  });
+  return { host, api, admin: setup.body.access_token, adminRefresh: setup.body.refresh_token };
+}

@@ -6,7 +6,7 @@ import test from 'ava';
 import { openSocket, request } from '../../helpers/http.js';
 import type { RunningHostProcess } from '../../helpers/start-host.js';
 import { eventually } from '../../helpers/eventually.js';
-import { client, expectStatus, startAuthHost } from './auth-host.js';
+import { client, expectStatus, startAuthHost, startWithAdmin } from './auth-host.js';
 
 let host: RunningHostProcess;
 let api: ReturnType<typeof client>;
@@ -14,14 +14,7 @@ let admin = '';
 let adminRefresh = '';
 
 test.before(async () => {
-  host = await startAuthHost();
-  api = client(host);
-  const setup = await api.post('/api/auth/setup', {
-    username: 'admin',
-    password: 'admin-password',
-  });
-  admin = setup.body.access_token;
-  adminRefresh = setup.body.refresh_token;
+  ({ host, api, admin, adminRefresh } = await startWithAdmin());
 });
 test.after.always(async () => {
   await host?.stop();

@@ -5,20 +5,15 @@
 import test from 'ava';
 import { request } from '../../helpers/http.js';
 import type { RunningHostProcess } from '../../helpers/start-host.js';
-import { client, expectStatus, startAuthHost } from './auth-host.js';
+import type { client } from './auth-host.js';
+import { expectStatus, startWithAdmin } from './auth-host.js';
 
 let host: RunningHostProcess;
 let api: ReturnType<typeof client>;
 let admin = '';
 
 test.before(async () => {
-  host = await startAuthHost();
-  api = client(host);
-  const setup = await api.post('/api/auth/setup', {
-    username: 'admin',
-    password: 'admin-password',
-  });
-  admin = setup.body.access_token;
+  ({ host, api, admin } = await startWithAdmin());
 });
 test.after.always(async () => {
   await host?.stop();

@@ -48,12 +48,12 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
-  const stop = (signal: string): void => {
+  const stop = (signal: string, exitCode = 0): void => {
     if (stopping) return;
     stopping = true;
     host.logger.info(`${signal} received: stopping`);
     host.stop().then(
-      () => process.exit(0),
+      () => process.exit(exitCode),
       (error: unknown) => {
         host.logger.error('stop failed', { error });
         process.exit(1);
@@ -66,6 +66,14 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) =>
     host.logger.error('unhandled promise rejection', { reason }),
   );
+  // After an uncaught exception the process state is suspect: stop every supervised process the
+  // normal way (no orphans), then exit 1 so a service manager restarts us.
+  process.on('uncaughtException', (error) => {
+    host.logger.error('uncaught exception: stopping', {
+      error: { name: error.name, message: error.message, stack: error.stack },
+    });
+    stop('uncaught exception', 1);
+  });
 
   try {
     const url = await host.boot();

@@ -25,7 +25,9 @@ interface Relay {
   readonly upstream: UpstreamSocket;
   /** Frames that arrived from upstream before the client socket opened. */
   readonly early: Array<string | Buffer>;
-  client?: WebSocket<RelayData>;
+  /** The client socket while it is open: a closed uWS socket must never be touched again. */
+  client?: WebSocket<RelayData> | undefined;
+  upstreamClosed: boolean;
 }
 
 /** uWS copies the user data object given to upgrade(), so mutable state lives one level down. */
@@ -89,16 +91,19 @@ export function socketProxyBehavior(
           upstream.close();
           return undefined;
         }
-        const data: Relay = { upstream, early: [] };
+        const data: Relay = { upstream, early: [], upstreamClosed: false };
         upstream.addEventListener('message', (event) => {
           const frame =
             typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer);
           if (data.client === undefined) data.early.push(frame);
           else data.client.cork(() => data.client?.send(frame, typeof frame !== 'string'));
         });
-        upstream.addEventListener('close', (event) =>
-          data.client?.end(event.code === 1005 ? 1000 : event.code, event.reason),
-        );
+        upstream.addEventListener('close', (event) => {
+          data.upstreamClosed = true;
+          const client = data.client;
+          data.client = undefined;
+          client?.end(closeCode(event.code), event.reason);
+        });
         res.cork(() => res.upgrade<RelayData>({ relay: data }, key, protocol, extensions, context));
         return undefined;
       })().catch((error: unknown) => {
@@ -108,8 +113,9 @@ export function socketProxyBehavior(
     },
     open: (ws) => {
       const data = ws.getUserData().relay;
-      data.client = ws;
       for (const frame of data.early.splice(0)) ws.send(frame, typeof frame !== 'string');
+      if (data.upstreamClosed) ws.end(1011, 'upstream closed');
+      else data.client = ws;
     },
     message: (ws, message, isBinary) => {
       const { upstream } = ws.getUserData().relay;
@@ -118,10 +124,17 @@ export function socketProxyBehavior(
       else upstream.send(Buffer.from(message).toString('utf8'));
     },
     close: (ws) => {
-      const { upstream } = ws.getUserData().relay;
+      const relay = ws.getUserData().relay;
+      relay.client = undefined;
+      const { upstream } = relay;
       if (upstream.readyState === OPEN || upstream.readyState === CONNECTING) upstream.close();
     },
   };
+}
+
+/** Close codes 1005/1006 describe a missing code or a dropped connection; they cannot be sent. */
+function closeCode(code: number): number {
+  return code === 1005 || code === 1006 || code < 1000 || code > 4999 ? 1000 : code;
 }
 
 // WebSocket readyState values (the standard's numbers; undici is not loaded to read them).

@@ -58,6 +58,26 @@ export function writeConfig(
   return path;
 }
 
+const running = new Set<ChildProcess>();
+let reaperInstalled = false;
+
+/**
+ * Hosts must not outlive a test worker that ends early (a failed assertion before stop(), a
+ * timeout): SIGTERM lets each one stop its own processes as it does in production.
+ */
+function installReaper(): void {
+  if (reaperInstalled) return;
+  reaperInstalled = true;
+  const reap = (): void => {
+    for (const child of running) child.kill('SIGTERM');
+  };
+  process.once('exit', reap);
+  process.once('SIGTERM', () => {
+    reap();
+    process.exit(143);
+  });
+}
+
 /** Start the host and wait until it listens. Rejects with the host's output when it fails. */
 export async function startHost(options: StartHostOptions = {}): Promise<RunningHostProcess> {
   const dataDir = options.dataDir ?? tempDir('stackd-data-');
@@ -72,6 +92,9 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
     env: { ...process.env, STACKD_VALIDATE_RESPONSES: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  installReaper();
+  running.add(child);
+  child.once('close', () => running.delete(child));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import uWS from 'uWebSockets.js';
+import { eventually } from '../../helpers/eventually.js';
 import { HELLO_PLUGIN_DIR } from '../../helpers/fixture-paths.js';
 import { openSocket, request } from '../../helpers/http.js';
 import { startHost, type RunningHostProcess } from '../../helpers/start-host.js';
@@ -10,6 +11,7 @@ import { startHost, type RunningHostProcess } from '../../helpers/start-host.js'
 let host: RunningHostProcess;
 let upstream: Server;
 let wsUpstream: uWS.us_listen_socket;
+let upstreamCloses = 0;
 
 test.before(async () => {
   upstream = createServer((req, res) => {
@@ -40,6 +42,9 @@ test.before(async () => {
     uWS
       .App()
       .ws('/*', {
+        close: () => {
+          upstreamCloses += 1;
+        },
         message: (ws, message) => {
           ws.send(`echo:${Buffer.from(message).toString('utf8')}`);
         },
@@ -101,7 +106,16 @@ test('WebSocket upgrades are relayed both ways', async (t) => {
   const socket = await openSocket(wsHost.url, '/hello/proxy/up/socket');
   socket.socket.send('hi');
   t.is(await socket.next((message) => message.startsWith('echo:')), 'echo:hi');
+  const closesBefore = upstreamCloses;
   socket.close();
+  // The relay closes the upstream side too; the host must not touch the closed client socket.
+  await eventually(() => upstreamCloses > closesBefore, { what: 'the upstream side to close' });
+  t.is((await request(wsHost.url, '/health')).status, 200);
+  const again = await openSocket(wsHost.url, '/hello/proxy/up/socket');
+  again.socket.send('again');
+  t.is(await again.next((message) => message.startsWith('echo:')), 'echo:again');
+  again.close();
+  t.is(wsHost.child.exitCode, null, 'the host is still running');
 });
 
 test('a dead upstream is 502, not a crash', async (t) => {

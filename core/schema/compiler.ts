@@ -4,6 +4,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { pointerToField } from '../../sdk/schema.js';
 import { registerFormats } from './formats.js';
@@ -45,7 +46,7 @@ export class CompiledSchema<T = unknown> {
       ok: false,
       failure: {
         field: pointerToField(first?.path ?? ''),
-        message: first?.message ?? 'Invalid value',
+        message: describeFailure(first),
       },
     };
   }
@@ -54,8 +55,16 @@ export class CompiledSchema<T = unknown> {
   firstError(value: unknown): ValidationFailure | undefined {
     if (this.check.Check(value)) return undefined;
     const first = this.check.Errors(value).First();
-    return { field: pointerToField(first?.path ?? ''), message: first?.message ?? 'Invalid value' };
+    return { field: pointerToField(first?.path ?? ''), message: describeFailure(first) };
   }
+}
+
+/** TypeBox's message, except where it names an internal kind instead of what is allowed. */
+function describeFailure(error: ValueError | undefined): string {
+  if (error === undefined) return 'Invalid value';
+  const allowed = (error.schema as { enum?: unknown }).enum;
+  if (Array.isArray(allowed)) return `Expected one of: ${allowed.map(String).join(', ')}`;
+  return error.message;
 }
 
 const cache = new WeakMap<TSchema, CompiledSchema>();

@@ -2,7 +2,8 @@
 import type { Logger } from '../../sdk/logger.js';
 import type { StreamHub, StreamEnvironment } from '../ws/stream-hub.js';
 import { errorBody } from './error-mapper.js';
-import { createRouteHandler, sendJson, type PipelineEnvironment } from './request-pipeline.js';
+import { createRouteHandler, type PipelineEnvironment } from './request-pipeline.js';
+import { sendJson } from './json-response.js';
 import { ResponseState } from './response-state.js';
 import type { RouteTable } from './route-table.js';
 import type { ProxyTable } from './proxy-table.js';

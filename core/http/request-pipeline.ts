@@ -4,7 +4,6 @@
  * and the response. Nothing here may throw into uWS: every path ends in a written response or a
  * logged error.
  */
-import type { TSchema } from '@sinclair/typebox';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { HandlerRequest, HttpMethod, JsonReply, RawReply } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
@@ -15,7 +14,8 @@ import { ResponseState } from './response-state.js';
 import { writeResponse } from './response-writer.js';
 import type { RegisteredRoute } from './route-table.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
-import { parseQuery } from './query-string.js';
+import { parseInputs } from './request-inputs.js';
+import { NO_HEADERS, sendJson } from './json-response.js';
 
 /** What the pipeline needs from the host. */
 export interface PipelineEnvironment {
@@ -30,8 +30,6 @@ export interface PipelineEnvironment {
   readonly shutdownSignal: AbortSignal;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // Shared answers for the common cases: no per-request allocation.
 const NO_BODY: Promise<BodyResult> = Promise.resolve({ kind: 'ok', body: Buffer.alloc(0) });
@@ -133,67 +131,6 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-type ParsedInputs =
-  | { ok: true; params: unknown; query: unknown; body: unknown }
-  | { ok: false; detail: string; code: string; field: string };
-
-function parseInputs(
-  route: RegisteredRoute,
-  snapshot: RequestSnapshot,
-  rawBody: Buffer,
-): ParsedInputs {
-  let params: unknown = snapshot.params;
-  if (route.params !== undefined) {
-    const result = route.params.parse(snapshot.params, { coerce: true });
-    if (!result.ok) return invalid('path parameter', result.failure);
-    params = result.value;
-  }
-  let query: unknown =
-    snapshot.rawQuery === '' ? {} : parseQuery(snapshot.rawQuery, route.query?.schema);
-  if (route.query !== undefined) {
-    const result = route.query.parse(query, { coerce: true });
-    if (!result.ok) return invalid('query parameter', result.failure);
-    query = result.value;
-  }
-  let body: unknown = undefined;
-  if (route.body !== undefined) {
-    const decoded = decodeJsonBody(rawBody, route.body.schema);
-    if (!decoded.ok)
-      return { ok: false, detail: decoded.detail, code: 'REQUEST_MALFORMED_JSON', field: 'body' };
-    const result = route.body.parse(decoded.value);
-    if (!result.ok) return invalid('body field', result.failure);
-    body = result.value;
-  }
-  return { ok: true, params, query, body };
-}
-
-function invalid(part: string, failure: { field: string; message: string }): ParsedInputs {
-  const field = failure.field === '' ? 'body' : failure.field;
-  return {
-    ok: false,
-    detail: `Invalid ${part} '${field}': ${failure.message}`,
-    code: 'REQUEST_INVALID',
-    field,
-  };
-}
-
-function decodeJsonBody(
-  raw: Buffer,
-  schema: TSchema,
-): { ok: true; value: unknown } | { ok: false; detail: string } {
-  const text = raw.toString('utf8').trim();
-  // An empty body against an object schema reads as `{}`, so the missing field gets named.
-  if (text.length === 0) return { ok: true, value: schema.type === 'object' ? {} : undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return {
-      ok: false,
-      detail: `Malformed JSON body: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
-}
-
 function isReply(value: unknown): value is JsonReply | RawReply {
   return (
     typeof value === 'object' &&
@@ -253,36 +190,4 @@ async function sendResult(
     }
   }
   await sendJson(state, status, body, headers);
-}
-
-/** Send a JSON body with a status. */
-export async function sendJson(
-  state: ResponseState,
-  status: number,
-  body: unknown,
-  headers: Readonly<Record<string, string>> = NO_HEADERS,
-  closeConnection = false,
-): Promise<void> {
-  await writeResponse(state, {
-    status,
-    headers: headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
-    body: serialize(body),
-    closeConnection,
-  });
-}
-
-const serialized = new WeakMap<object, string>();
-
-/**
- * JSON text of a body. A handler that returns the very same object again (a cached view) gets
- * the cached text: the sdk asks handlers never to mutate an object once returned.
- */
-function serialize(body: unknown): string {
-  if (typeof body !== 'object' || body === null) return JSON.stringify(body ?? null);
-  let text = serialized.get(body);
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    serialized.set(body, text);
-  }
-  return text;
 }

@@ -14,7 +14,7 @@ import {
   upstreamUrl,
   type RegisteredProxy,
 } from './proxy-table.js';
-import { sendJson } from './request-pipeline.js';
+import { sendJson } from './json-response.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
 import { ResponseState } from './response-state.js';
 import { writeResponse } from './response-writer.js';

@@ -9,7 +9,6 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { authenticatorRef } from '../../sdk/contracts/authenticator.js';
 import type { HostInfo } from '../../sdk/context.js';
 import type { Logger } from '../../sdk/logger.js';
-import type { RouteDefinition } from '../../sdk/http.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
 import { ConfigStore } from '../config/config-store.js';
@@ -40,47 +39,10 @@ import { PluginTasks } from '../runtime/task-runner.js';
 import { FolderStorage } from '../storage/plugin-storage.js';
 import { StreamHub } from '../ws/stream-hub.js';
 import { runBounded } from './timeouts.js';
+import type { HostOptions, RunningHost } from './host-options.js';
+import { configuredPlugins, lifecycleTimeouts } from './host-settings.js';
 
-/** Everything the host decides before boot. */
-export interface HostOptions {
-  readonly version: string;
-  readonly cwd: string;
-  readonly dataDir: string;
-  readonly configPath: string | undefined;
-  readonly demoPath: string;
-  readonly demoDir: string;
-  /** Listen address; undefined falls back to `stackd.api_service`, then the defaults. */
-  readonly host: string | undefined;
-  readonly port: number | undefined;
-  /** Plugin specs; undefined means `stackd.plugins` from the config, else every built-in. */
-  readonly plugins: readonly string[] | undefined;
-  readonly builtins: Readonly<Record<string, () => Promise<unknown>>>;
-  readonly validateResponses: boolean;
-  readonly bodyLimitBytes: number;
-  readonly timeouts: {
-    readonly registerMs: number;
-    readonly startMs: number;
-    readonly stopMs: number;
-  };
-  /** Host-owned routes (system routes), given the running host. */
-  readonly systemRoutes: (host: RunningHost) => readonly RouteDefinition[];
-  /** Where log lines go (stderr by default). */
-  readonly logWrite?: (line: string) => void;
-}
-
-/** What system routes and tests see of a running host. */
-export interface RunningHost {
-  readonly routes: RouteTable;
-  readonly streams: StreamHub;
-  readonly proxies: ProxyTable;
-  readonly capabilities: CapabilityRegistry;
-  readonly health: HealthRegistry;
-  readonly metrics: MetricsRegistry;
-  readonly config: ConfigStore;
-  readonly plugins: readonly LoadedPlugin[];
-  readonly logger: Logger;
-  readonly nativeUws: boolean;
-}
+export type { HostOptions, RunningHost };
 
 interface ActivePlugin {
   readonly loaded: LoadedPlugin;
@@ -318,28 +280,4 @@ export class HostRuntime implements RunningHost {
     }
     this.server?.closeAll();
   }
-}
-
-/** `stackd.lifecycle.{register,start,stop}_timeout_ms` override the host's defaults. */
-function lifecycleTimeouts(
-  hostSection: Record<string, unknown>,
-  defaults: HostOptions['timeouts'],
-): HostOptions['timeouts'] {
-  const section = isJsonObject(hostSection.lifecycle) ? hostSection.lifecycle : {};
-  const pick = (key: string, fallback: number): number => {
-    const value = section[key];
-    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
-  };
-  return {
-    registerMs: pick('register_timeout_ms', defaults.registerMs),
-    startMs: pick('start_timeout_ms', defaults.startMs),
-    stopMs: pick('stop_timeout_ms', defaults.stopMs),
-  };
-}
-
-function configuredPlugins(hostSection: Record<string, unknown>): string[] | undefined {
-  const value = hostSection.plugins;
-  return Array.isArray(value) && value.every((item) => typeof item === 'string')
-    ? value
-    : undefined;
 }

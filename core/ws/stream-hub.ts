@@ -4,14 +4,20 @@
  */
 import type { Static, TObject } from '@sinclair/typebox';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
-import type { Principal } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
-import type { StreamClient, StreamDefinition, StreamHandle } from '../../sdk/stream.js';
+import type { StreamDefinition, StreamHandle } from '../../sdk/stream.js';
 import { parseQuery } from '../http/query-string.js';
 import { servedPaths } from '../http/route-paths.js';
 import type { TemplatedApp, WebSocket, WebSocketBehavior } from '../http/uws-app.js';
-import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
-import { OutboundQueue, type Frame } from './backpressure.js';
+import { OutboundQueue } from './backpressure.js';
+import {
+  HubClient,
+  StreamRuntime,
+  type RegisteredStream,
+  type SocketData,
+} from './stream-runtime.js';
+
+export type { RegisteredStream };
 
 /** What the hub needs from the host when binding. */
 export interface StreamEnvironment {
@@ -20,94 +26,6 @@ export interface StreamEnvironment {
     ((token: string | null, ip: string, path: string) => Promise<AuthenticationResult>) | null;
   /** Validate published messages against the stream's schema (tests). */
   readonly validateMessages: boolean;
-}
-
-interface SocketData {
-  readonly query: Record<string, unknown>;
-  readonly refusal: { code: number; reason: string } | null;
-  readonly principal: Principal | null;
-  client?: HubClient;
-}
-
-/** A declared stream, as the hub keeps it. */
-export interface RegisteredStream {
-  readonly owner: string;
-  readonly definition: StreamDefinition;
-  readonly paths: readonly string[];
-}
-
-class HubClient implements StreamClient {
-  private readonly controller = new AbortController();
-  constructor(
-    readonly id: number,
-    readonly query: Record<string, unknown>,
-    readonly principal: SocketData['principal'],
-    private readonly socket: WebSocket<SocketData>,
-    readonly queue: OutboundQueue,
-  ) {}
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-  get dropped(): number {
-    return this.queue.dropped;
-  }
-  send(message: unknown): void {
-    this.sendFrame(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-  sendFrame(frame: Frame): void {
-    if (this.signal.aborted) return;
-    // Cork: sends usually happen outside uWS callbacks (timers, other sockets' events).
-    this.socket.cork(() => this.queue.offer(frame));
-  }
-  close(code = 1000, reason = ''): void {
-    if (this.signal.aborted) return;
-    this.socket.end(code, reason);
-  }
-  markClosed(): void {
-    this.queue.close();
-    this.controller.abort();
-  }
-}
-
-class StreamRuntime implements StreamHandle {
-  readonly clients = new Set<HubClient>();
-  readonly query: CompiledSchema | undefined;
-  readonly message: CompiledSchema;
-  validateMessages = false;
-  logger: Logger | undefined;
-
-  constructor(readonly registered: RegisteredStream) {
-    this.query =
-      registered.definition.query === undefined
-        ? undefined
-        : compileSchema(registered.definition.query);
-    this.message = compileSchema(registered.definition.message);
-  }
-
-  get clientCount(): number {
-    return this.clients.size;
-  }
-
-  publish(message: unknown, filter?: (client: StreamClient) => boolean): void {
-    if (this.clients.size === 0) return;
-    if (this.validateMessages) {
-      const failure = this.message.firstError(message);
-      if (failure !== undefined) {
-        this.logger?.error(
-          `stream ${this.registered.definition.path}: message field '${failure.field}' does not match its schema: ${failure.message}`,
-        );
-        return;
-      }
-    }
-    // Encoded once: every client gets the same bytes.
-    const frame = Buffer.from(
-      typeof message === 'string' ? message : JSON.stringify(message),
-      'utf8',
-    );
-    for (const client of this.clients) {
-      if (filter === undefined || filter(client)) client.sendFrame(frame);
-    }
-  }
 }
 
 /** All streams of the host. */

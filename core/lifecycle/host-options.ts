@@ -1,0 +1,52 @@
+/** What the host is given before boot, and what system routes and tests see of a running host. */
+import type { Logger } from '../../sdk/logger.js';
+import type { RouteDefinition } from '../../sdk/http.js';
+import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { ProxyTable } from '../http/proxy-table.js';
+import type { RouteTable } from '../http/route-table.js';
+import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import type { LoadedPlugin } from '../plugins/plugin-loader.js';
+import type { HealthRegistry } from '../runtime/health-registry.js';
+import type { StreamHub } from '../ws/stream-hub.js';
+
+/** Everything the host decides before boot. */
+export interface HostOptions {
+  readonly version: string;
+  readonly cwd: string;
+  readonly dataDir: string;
+  readonly configPath: string | undefined;
+  readonly demoPath: string;
+  readonly demoDir: string;
+  /** Listen address; undefined falls back to `stackd.api_service`, then the defaults. */
+  readonly host: string | undefined;
+  readonly port: number | undefined;
+  /** Plugin specs; undefined means `stackd.plugins` from the config, else every built-in. */
+  readonly plugins: readonly string[] | undefined;
+  readonly builtins: Readonly<Record<string, () => Promise<unknown>>>;
+  readonly validateResponses: boolean;
+  readonly bodyLimitBytes: number;
+  readonly timeouts: {
+    readonly registerMs: number;
+    readonly startMs: number;
+    readonly stopMs: number;
+  };
+  /** Host-owned routes (system routes), given the running host. */
+  readonly systemRoutes: (host: RunningHost) => readonly RouteDefinition[];
+  /** Where log lines go (stderr by default). */
+  readonly logWrite?: (line: string) => void;
+}
+
+/** What system routes and tests see of a running host. */
+export interface RunningHost {
+  readonly routes: RouteTable;
+  readonly streams: StreamHub;
+  readonly proxies: ProxyTable;
+  readonly capabilities: CapabilityRegistry;
+  readonly health: HealthRegistry;
+  readonly metrics: MetricsRegistry;
+  readonly config: ConfigStore;
+  readonly plugins: readonly LoadedPlugin[];
+  readonly logger: Logger;
+  readonly nativeUws: boolean;
+}

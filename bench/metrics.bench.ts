@@ -191,6 +191,8 @@ async function fanOutBench(): Promise<Record<string, unknown>> {
   const host = await startHost({
     plugins: [PLUGIN],
     config: { stackd: { metrics: { interval_ms: 2000, history_enabled: false } } },
+    // Production settings: response and message validation is a test-suite check.
+    env: { STACKD_VALIDATE_RESPONSES: '0' },
   });
   const workers: Worker[] = [];
   try {

@@ -1,7 +1,7 @@
 /**
  * Metrics benchmarks (prints one JSON object):
  * 1. CPU time of one collection tick: the system collector + the per-process collector over 50
- *    sleeping node processes (trees resolved with descendantPids, one pidusage call).
+ *    sleeping node processes (trees resolved from one /proc scan as the supervisor does, one pidusage call).
  * 2. Idle CPU of those collectors ticking every 2 s for 10 s (percent of one core).
  * 3. Fan-out: the real host with the metrics plugin, 1,000 undici WebSocket clients (spread over
  *    worker threads), delivery latency
@@ -16,7 +16,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'undici';
 import { SystemCollector } from '../plugins/metrics/system/system-collector.js';
-import { collectProcessMetrics, descendantPids } from '../plugins/supervisor/process-metrics.js';
+import { collectProcessMetrics } from '../plugins/supervisor/process-metrics.js';
+import { liveTree, readProcTable } from '../plugins/supervisor/runtime/proc-table.js';
 import type { ProcessState, ProcessSupervisor } from '../sdk/index.js';
 import { startHost } from '../test/helpers/start-host.js';
 
@@ -77,7 +78,9 @@ function supervisorOver(children: readonly ChildProcess[]): ProcessSupervisor {
     state: (name) => states.find((state) => state.process_name === name),
     pidTree: (name) => {
       const pid = states.find((state) => state.process_name === name)?.pid ?? null;
-      return Promise.resolve(pid === null ? [] : descendantPids(pid));
+      return pid === null
+        ? Promise.resolve([])
+        : readProcTable().then((table) => liveTree(table ?? [], pid));
     },
     logFile: () => null,
     start: unused,

@@ -6,6 +6,11 @@
 /** A JSON object (the configuration document and its blocks). */
 export type JsonRecord = Record<string, unknown>;
 
+/** True for a plain JSON object (not an array, not null): a block, a section, a map. */
+export function isJsonRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Options of {@link StackConfig.update}. */
 export interface ConfigUpdateOptions {
   /**

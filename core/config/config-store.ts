@@ -12,7 +12,8 @@ import type {
 } from '../../sdk/config.js';
 import { writeFileAtomic } from '../../sdk/atomic-file.js';
 import type { ConfigSource } from './config-source.js';
-import { cloneJson, formatJsonDocument, getAtPath, isJsonObject, setAtPath } from './json-tools.js';
+import { isJsonRecord } from '../../sdk/config.js';
+import { cloneJson, formatJsonDocument, getAtPath, setAtPath } from './json-tools.js';
 
 /** The configuration store of one host. */
 export class ConfigStore implements StackConfig {
@@ -45,7 +46,7 @@ export class ConfigStore implements StackConfig {
   /** The host's own section (`stackd`), read-only. */
   hostSection(): JsonRecord {
     const section = this.document.stackd;
-    return isJsonObject(section) ? cloneJson(section) : {};
+    return isJsonRecord(section) ? cloneJson(section) : {};
   }
 
   update(
@@ -84,7 +85,7 @@ export class ConfigStore implements StackConfig {
     const draft = cloneJson(this.document);
     const returned = mutate(draft);
     const candidate = returned === undefined ? draft : returned;
-    if (!isJsonObject(candidate)) throw new Error('the configuration must stay one JSON object');
+    if (!isJsonRecord(candidate)) throw new Error('the configuration must stay one JSON object');
     this.validate(candidate);
     if (options.persist !== undefined && options.persist !== false) {
       await this.persist(candidate, options.persist === true ? null : options.persist);
@@ -112,7 +113,7 @@ export class ConfigStore implements StackConfig {
     if (this.originValue === 'demo') return null;
     try {
       const parsed: unknown = JSON.parse(await readFile(this.source.writePath, 'utf8'));
-      return isJsonObject(parsed) ? parsed : null;
+      return isJsonRecord(parsed) ? parsed : null;
     } catch {
       return null;
     }

@@ -1,20 +1,16 @@
 /** Small JSON helpers shared by the config store. */
+import { isJsonRecord } from '../../sdk/config.js';
 
 /** A deep copy of a JSON value. */
 export function cloneJson<T>(value: T): T {
   return structuredClone(value);
 }
 
-/** True for plain JSON objects (not arrays, not null). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The value at a key path, or undefined. */
 export function getAtPath(document: Record<string, unknown>, path: readonly string[]): unknown {
   let current: unknown = document;
   for (const key of path) {
-    if (!isJsonObject(current)) return undefined;
+    if (!isJsonRecord(current)) return undefined;
     current = current[key];
   }
   return current;
@@ -30,7 +26,7 @@ export function setAtPath(
   let current: Record<string, unknown> = document;
   for (const key of path.slice(0, -1)) {
     const next = current[key];
-    if (!isJsonObject(next)) {
+    if (!isJsonRecord(next)) {
       const created: Record<string, unknown> = {};
       current[key] = created;
       current = created;

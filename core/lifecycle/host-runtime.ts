@@ -12,7 +12,7 @@ import type { Logger } from '../../sdk/logger.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
 import { ConfigStore } from '../config/config-store.js';
-import { isJsonObject } from '../config/json-tools.js';
+import { isJsonRecord } from '../../sdk/config.js';
 import {
   CORE_LOGGER,
   HOST_INFO,
@@ -115,7 +115,7 @@ export class HostRuntime implements RunningHost {
     });
     this.configStore = new ConfigStore(source, await readConfigDocument(source, options.demoDir));
     const hostSection = this.configStore.hostSection();
-    const api = isJsonObject(hostSection.api_service) ? hostSection.api_service : {};
+    const api = isJsonRecord(hostSection.api_service) ? hostSection.api_service : {};
     this.sink.setLevel(
       parseLogLevel(
         typeof api.log_level === 'string' ? api.log_level : process.env.STACKD_LOG_LEVEL,

@@ -1,5 +1,5 @@
 /** Host settings read from the configuration's own section (`stackd`). */
-import { isJsonObject } from '../config/json-tools.js';
+import { isJsonRecord } from '../../sdk/config.js';
 import type { HostOptions } from './host-options.js';
 
 /** `stackd.lifecycle.{register,start,stop}_timeout_ms` override the host's defaults. */
@@ -7,7 +7,7 @@ export function lifecycleTimeouts(
   hostSection: Record<string, unknown>,
   defaults: HostOptions['timeouts'],
 ): HostOptions['timeouts'] {
-  const section = isJsonObject(hostSection.lifecycle) ? hostSection.lifecycle : {};
+  const section = isJsonRecord(hostSection.lifecycle) ? hostSection.lifecycle : {};
   const pick = (key: string, fallback: number): number => {
     const value = section[key];
     return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;

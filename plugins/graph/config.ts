@@ -5,7 +5,8 @@
  */
 import { InputError, Type, checkValue, type JsonRecord, type Static } from '../../sdk/index.js';
 import type { KnowledgeExtensions } from './knowledge.js';
-import { HOST_SECTION, isRecord } from './stack-entries.js';
+import { HOST_SECTION } from './stack-entries.js';
+import { isJsonRecord } from '../../sdk/index.js';
 
 const KeyLists = (description: string) =>
   Type.Record(Type.String(), Type.Array(Type.String()), { default: {}, description });
@@ -44,7 +45,7 @@ const EMPTY: KnowledgeExtensions = {
 
 function sliceOf(document: Readonly<JsonRecord>): unknown {
   const host = document[HOST_SECTION];
-  return isRecord(host) ? host.graph : undefined;
+  return isJsonRecord(host) ? host.graph : undefined;
 }
 
 /** Reject a configuration whose `stackd.graph` slice is malformed, naming the field. */

@@ -5,6 +5,7 @@
  * process too). Each entry carries what the derivation matches on: core refs, ports, mount points.
  */
 import { posix } from 'node:path';
+import { isJsonRecord } from '../../sdk/index.js';
 import type { JsonRecord } from '../../sdk/index.js';
 
 /** The host's own section. */
@@ -39,11 +40,6 @@ const PORT_FIELDS = [
   'https_port',
   'external_port',
 ] as const;
-
-/** True for a plain JSON object. */
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Core service references: strings split on commas, trimmed, lower-cased, legacy names mapped
@@ -143,13 +139,13 @@ export function listGraphEntries(
     });
   };
   const host = document[HOST_SECTION];
-  if (isRecord(host) && isRecord(host.api_service) && hasProcessName(host.api_service))
+  if (isJsonRecord(host) && isJsonRecord(host.api_service) && hasProcessName(host.api_service))
     add(host.api_service, API_SERVICE_KEY, null, 'stackd api_service', true);
   for (const [configKey, value] of Object.entries(document)) {
-    if (configKey === HOST_SECTION || !isRecord(value)) continue;
-    if (isRecord(value.instances)) {
+    if (configKey === HOST_SECTION || !isJsonRecord(value)) continue;
+    if (isJsonRecord(value.instances)) {
       for (const [instanceName, instance] of Object.entries(value.instances))
-        if (isRecord(instance) && hasProcessName(instance))
+        if (isJsonRecord(instance) && hasProcessName(instance))
           add(instance, configKey, instanceName, `${configKey} instances ${instanceName}`);
     } else if (hasProcessName(value)) {
       add(value, configKey, null, configKey);

@@ -4,7 +4,8 @@
  * Each wait yields the references that name its provider.
  */
 import type { JsonRecord } from '../../sdk/index.js';
-import { isRecord, normalizePath } from './stack-entries.js';
+import { normalizePath } from './stack-entries.js';
+import { isJsonRecord } from '../../sdk/index.js';
 
 /** One URL a process waits for. */
 export interface UrlWait {
@@ -61,7 +62,7 @@ function defaultPort(url: URL): number | undefined {
 export function urlWaitsOf(block: JsonRecord): UrlWait[] {
   const waits: UrlWait[] = [];
   for (const item of listOf(block.wait_for_url)) {
-    const entry = isRecord(item) ? item : { url: item };
+    const entry = isJsonRecord(item) ? item : { url: item };
     if (typeof entry.url !== 'string') continue;
     const refs = tagRefs(entry);
     const url = parseUrl(entry.url);
@@ -87,7 +88,7 @@ export function dirWaitsOf(block: JsonRecord): DirWait[] {
     if (typeof item === 'string') {
       const path = normalizePath(item);
       if (path !== '') waits.push({ path, refs: [] });
-    } else if (isRecord(item)) {
+    } else if (isJsonRecord(item)) {
       const raw = DIR_FIELDS.map((field) => item[field]).find((value) => typeof value === 'string');
       waits.push({ path: typeof raw === 'string' ? normalizePath(raw) : '', refs: tagRefs(item) });
     }

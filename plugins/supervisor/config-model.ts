@@ -4,6 +4,7 @@
  * (`process_name` + `command`) or `{ instances: { <Instance>: <process block> } }`. The host's own
  * `stackd.api_service` is listed too: it is the API itself, always running.
  */
+import { isJsonRecord } from '../../sdk/index.js';
 import type { JsonRecord } from '../../sdk/index.js';
 
 /** The host's own section key. */
@@ -30,10 +31,6 @@ export interface ProcessEntry {
   readonly self: boolean;
 }
 
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function hasProcessName(block: JsonRecord): boolean {
   return typeof block.process_name === 'string' && block.process_name.trim() !== '';
 }
@@ -42,7 +39,7 @@ function hasProcessName(block: JsonRecord): boolean {
 export function listProcessEntries(document: JsonRecord): ProcessEntry[] {
   const entries: ProcessEntry[] = [];
   const host = document[HOST_SECTION];
-  if (isRecord(host) && isRecord(host.api_service) && hasProcessName(host.api_service)) {
+  if (isJsonRecord(host) && isJsonRecord(host.api_service) && hasProcessName(host.api_service)) {
     const block = host.api_service;
     entries.push({
       process_name: String(block.process_name),
@@ -56,10 +53,10 @@ export function listProcessEntries(document: JsonRecord): ProcessEntry[] {
     });
   }
   for (const [configKey, value] of Object.entries(document)) {
-    if (configKey === HOST_SECTION || !isRecord(value)) continue;
-    if (isRecord(value.instances)) {
+    if (configKey === HOST_SECTION || !isJsonRecord(value)) continue;
+    if (isJsonRecord(value.instances)) {
       for (const [instanceName, instance] of Object.entries(value.instances)) {
-        if (!isRecord(instance) || !hasProcessName(instance)) continue;
+        if (!isJsonRecord(instance) || !hasProcessName(instance)) continue;
         entries.push({
           process_name: String(instance.process_name),
           config_key: configKey,

@@ -6,6 +6,7 @@
  */
 import { constants } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { isJsonRecord } from '../../sdk/index.js';
 import type { JsonRecord } from '../../sdk/index.js';
 import { commandArgv, fillPlaceholders, ProcessSpecError } from './command-line.js';
 import type { ProcessEntry } from './config-model.js';
@@ -52,10 +53,6 @@ export interface SpecContext {
   readonly nodePath: string;
 }
 
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function inDataDir(path: string, dataDir: string): string {
   return isAbsolute(path) ? path : resolve(dataDir, path);
 }
@@ -89,7 +86,7 @@ function stopSignal(value: unknown): NodeJS.Signals {
 }
 
 function restartPolicy(block: JsonRecord, defaults: SupervisorConfig): RestartPolicy {
-  const own = isRecord(block.restart_policy) ? block.restart_policy : {};
+  const own = isJsonRecord(block.restart_policy) ? block.restart_policy : {};
   const base = defaults.restart_policy;
   const number = (key: string, fallback: number, minimum: number): number => {
     const value = own[key];
@@ -110,14 +107,14 @@ function restartPolicy(block: JsonRecord, defaults: SupervisorConfig): RestartPo
 
 function autoRestart(block: JsonRecord, defaults: SupervisorConfig): boolean {
   if (block.auto_restart === false) return false;
-  if (isRecord(block.restart_policy) && block.restart_policy.enabled === false) return false;
+  if (isJsonRecord(block.restart_policy) && block.restart_policy.enabled === false) return false;
   return block.auto_restart === true || defaults.restart_policy.enabled;
 }
 
 function healthCheck(block: JsonRecord): HealthCheckSpec | null {
   const raw = block.health_check;
   if (raw === undefined || raw === null || raw === false) return null;
-  const own = isRecord(raw) ? raw : {};
+  const own = isJsonRecord(raw) ? raw : {};
   if (own.enabled === false) return null;
   const intervalMs = positiveSeconds(own.interval_sec, 'health_check.interval_sec', 30_000);
   const threshold = own.unhealthy_threshold ?? 3;
@@ -148,7 +145,7 @@ function mergedEnv(
   for (const [name, value] of Object.entries(context.hostEnv))
     if (value !== undefined) env[name] = value;
   if (block.env === undefined || block.env === null) return env;
-  if (!isRecord(block.env)) throw new ProcessSpecError('env must be an object of strings');
+  if (!isJsonRecord(block.env)) throw new ProcessSpecError('env must be an object of strings');
   for (const [name, value] of Object.entries(block.env)) {
     if (value === null || value === undefined) continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')

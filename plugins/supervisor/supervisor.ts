@@ -24,6 +24,7 @@ import type { ProcessListBody } from './schemas.js';
 import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
+import { stoppedState } from './runtime/state-record.js';
 import type { StartOutcome } from './runtime/runner-types.js';
 import { liveTree, recentProcTable } from './runtime/proc-table.js';
 
@@ -144,17 +145,7 @@ export class Supervisor implements ProcessSupervisor {
         reason: null,
       };
     }
-    return (
-      this.runners.get(entry.process_name)?.state() ?? {
-        process_name: entry.process_name,
-        status: 'stopped',
-        pid: null,
-        exit_code: null,
-        restarts: 0,
-        started_at: null,
-        reason: null,
-      }
-    );
+    return this.runners.get(entry.process_name)?.state() ?? stoppedState(entry.process_name);
   }
 
   async pidTree(processName: string): Promise<number[]> {

@@ -1,9 +1,6 @@
 /** Merging an update into the configuration (reference §4.2). */
+import { isJsonRecord } from '../../../sdk/index.js';
 import type { JsonRecord } from '../../../sdk/index.js';
-
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Merge `updates` into `target` in place: objects merge key by key, recursively; arrays, scalars
@@ -12,7 +9,7 @@ function isRecord(value: unknown): value is JsonRecord {
 export function deepMerge(target: JsonRecord, updates: Readonly<JsonRecord>): JsonRecord {
   for (const [key, value] of Object.entries(updates)) {
     const current = target[key];
-    if (isRecord(value) && isRecord(current)) deepMerge(current, value);
+    if (isJsonRecord(value) && isJsonRecord(current)) deepMerge(current, value);
     else target[key] = structuredClone(value);
   }
   return target;

@@ -4,6 +4,7 @@
  * header value, notification destination URLs, and credentials inside any URL. When a client
  * posts such a value back unchanged (redacted) or blank, the stored secret is kept.
  */
+import { isJsonRecord } from '../../../sdk/index.js';
 import type { JsonRecord } from '../../../sdk/index.js';
 
 /** What a redacted value becomes. */
@@ -18,10 +19,6 @@ const URL_CREDENTIALS = /^([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]+)(:[^\s/?#@]*)?@/i
 
 function normalize(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Keys named by `path` (array indexes skipped). */
@@ -60,7 +57,7 @@ export function redactConfig<T>(value: T, path: readonly string[] = []): T {
   if (typeof value === 'string') return redactString(value, path) as T;
   if (Array.isArray(value))
     return value.map((item: unknown, index) => redactConfig(item, [...path, String(index)])) as T;
-  if (isRecord(value)) {
+  if (isJsonRecord(value)) {
     const copy: JsonRecord = {};
     for (const [key, item] of Object.entries(value)) copy[key] = redactConfig(item, [...path, key]);
     return copy as T;
@@ -85,8 +82,8 @@ export function restoreSecrets(posted: unknown, stored: unknown, path: readonly 
       restoreSecrets(item, storedItems[index], [...path, String(index)]),
     );
   }
-  if (isRecord(posted)) {
-    const storedRecord = isRecord(stored) ? stored : {};
+  if (isJsonRecord(posted)) {
+    const storedRecord = isJsonRecord(stored) ? stored : {};
     const result: JsonRecord = {};
     for (const [key, item] of Object.entries(posted))
       result[key] = restoreSecrets(item, storedRecord[key], [...path, key]);

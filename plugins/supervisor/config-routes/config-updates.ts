@@ -5,6 +5,7 @@
  * disk (the store validates before it writes, and writes atomically).
  */
 import {
+  isJsonRecord,
   ConflictError,
   InputError,
   isHttpError,
@@ -30,14 +31,10 @@ export interface ConfigUpdateResult {
   readonly keys: string[];
 }
 
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function blockAt(document: JsonRecord, path: readonly string[]): JsonRecord | undefined {
   let current: unknown = document;
-  for (const key of path) current = isRecord(current) ? current[key] : undefined;
-  return isRecord(current) ? current : undefined;
+  for (const key of path) current = isJsonRecord(current) ? current[key] : undefined;
+  return isJsonRecord(current) ? current : undefined;
 }
 
 function rejection(field: string, message: string): InputError {

@@ -3,7 +3,7 @@
  * process names unique. Used by the validator registered on `ctx.stack` (so every update anyone
  * makes is checked), by POST /config (to name the request field) and by POST /config/validate.
  */
-import { checkValue, InputError, type JsonRecord } from '../../../sdk/index.js';
+import { isJsonRecord, checkValue, InputError, type JsonRecord } from '../../../sdk/index.js';
 import { HOST_SECTION } from '../config-model.js';
 import { ApiServiceBlock, looksLikeProcessBlock, ProcessBlock } from './block-schema.js';
 
@@ -11,10 +11,6 @@ import { ApiServiceBlock, looksLikeProcessBlock, ProcessBlock } from './block-sc
 export interface ConfigFailure {
   readonly path: readonly string[];
   readonly message: string;
-}
-
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fieldPath(base: readonly string[], relative: string): string[] {
@@ -33,13 +29,13 @@ export function validateBlock(block: unknown, self: boolean, limit = 20): Config
 function blocksOf(document: JsonRecord): Array<{ path: string[]; block: unknown; self: boolean }> {
   const blocks: Array<{ path: string[]; block: unknown; self: boolean }> = [];
   const host = document[HOST_SECTION];
-  if (isRecord(host) && host.api_service !== undefined)
+  if (isJsonRecord(host) && host.api_service !== undefined)
     blocks.push({ path: [HOST_SECTION, 'api_service'], block: host.api_service, self: true });
   for (const [key, value] of Object.entries(document)) {
-    if (key === HOST_SECTION || !isRecord(value)) continue;
-    if (isRecord(value.instances)) {
+    if (key === HOST_SECTION || !isJsonRecord(value)) continue;
+    if (isJsonRecord(value.instances)) {
       for (const [instance, block] of Object.entries(value.instances)) {
-        if (isRecord(block) && looksLikeProcessBlock(block))
+        if (isJsonRecord(block) && looksLikeProcessBlock(block))
           blocks.push({ path: [key, 'instances', instance], block, self: false });
       }
     } else if (looksLikeProcessBlock(value)) {
@@ -57,7 +53,7 @@ export function validateDocument(document: JsonRecord, limit = 50): ConfigFailur
     for (const failure of validateBlock(block, self, limit - failures.length))
       failures.push({ path: [...path, ...failure.path], message: failure.message });
     if (failures.length >= limit) return failures;
-    const name = isRecord(block) ? block.process_name : undefined;
+    const name = isJsonRecord(block) ? block.process_name : undefined;
     if (typeof name !== 'string') continue;
     const owner = owners.get(name);
     if (owner !== undefined) {

@@ -4,13 +4,10 @@
  * then it is enabled, attached to its core services, given the debrid key where the catalog says
  * it needs one, and the request's service options are applied last. Pure (mutates the draft).
  */
+import { isJsonRecord } from '../../../sdk/index.js';
 import type { JsonRecord } from '../../../sdk/index.js';
 import { listProcessEntries } from '../config-model.js';
 import type { PlanItem } from './start-plan.js';
-
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `Riven (TorBox)` → `riven_torbox`. */
 export function slug(text: string): string {
@@ -28,7 +25,7 @@ export function fillTemplate<T>(value: T, vars: Readonly<Record<string, string>>
   if (typeof value === 'string')
     return value.replace(CATALOG_PLACEHOLDER, (match, name: string) => vars[name] ?? match) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => fillTemplate(item, vars)) as T;
-  if (isRecord(value))
+  if (isJsonRecord(value))
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [key, fillTemplate(item, vars)]),
     ) as T;
@@ -37,15 +34,15 @@ export function fillTemplate<T>(value: T, vars: Readonly<Record<string, string>>
 
 function blockAt(document: JsonRecord, path: readonly string[]): JsonRecord | undefined {
   let current: unknown = document;
-  for (const key of path) current = isRecord(current) ? current[key] : undefined;
-  return isRecord(current) ? current : undefined;
+  for (const key of path) current = isJsonRecord(current) ? current[key] : undefined;
+  return isJsonRecord(current) ? current : undefined;
 }
 
 function setBlockAt(document: JsonRecord, path: readonly string[], block: JsonRecord): void {
   let current = document;
   for (const key of path.slice(0, -1)) {
     const next = current[key];
-    if (isRecord(next)) current = next;
+    if (isJsonRecord(next)) current = next;
     else {
       const created: JsonRecord = {};
       current[key] = created;
@@ -60,7 +57,7 @@ function setDotted(block: JsonRecord, field: string, value: string): void {
   let current = block;
   for (const part of parts.slice(0, -1)) {
     const next = current[part];
-    if (isRecord(next)) current = next;
+    if (isJsonRecord(next)) current = next;
     else {
       const created: JsonRecord = {};
       current[part] = created;

@@ -4,6 +4,7 @@
  * services (and what they depend on) only when listed, before or after the cores as the catalog
  * says. Unknown names become error items; the rest of the plan stands. Pure.
  */
+import { isJsonRecord } from '../../../sdk/index.js';
 import type { JsonRecord } from '../../../sdk/index.js';
 import type { CatalogService } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
@@ -40,10 +41,6 @@ export interface StartPlan {
   readonly errors: StartError[];
 }
 
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** An instance name: letters, digits, spaces, `_` and `-` only. */
 export function sanitizeInstanceName(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9 _-]+/g, '').trim();
@@ -54,7 +51,7 @@ function optionsFor(source: JsonRecord | undefined, ...keys: (string | null)[]):
   const merged: JsonRecord = {};
   for (const key of keys) {
     const value = key === null ? undefined : source?.[key];
-    if (isRecord(value)) Object.assign(merged, value);
+    if (isJsonRecord(value)) Object.assign(merged, value);
   }
   return merged;
 }
@@ -82,7 +79,7 @@ export function buildStartPlan(
   const perCorePath = (service: CatalogService, core: CoreRef): string[] => {
     const existing = document[service.key];
     // A user's singleton block of the service is used as it is (no instances next to it).
-    if (isRecord(existing) && !isRecord(existing.instances) && 'process_name' in existing)
+    if (isJsonRecord(existing) && !isJsonRecord(existing.instances) && 'process_name' in existing)
       return [service.key];
     return [service.key, 'instances', core.name];
   };

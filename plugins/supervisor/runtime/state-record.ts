@@ -3,6 +3,19 @@ import type { ProcessState } from '../../../sdk/index.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** The state of a process that has never run. */
+export function stoppedState(processName: string): ProcessState {
+  return {
+    process_name: processName,
+    status: 'stopped',
+    pid: null,
+    exit_code: null,
+    restarts: 0,
+    started_at: null,
+    reason: null,
+  };
+}
+
 /** A process's state; `set` notifies only when a field really changed. */
 export class StateRecord {
   private readonly current: Mutable<ProcessState>;
@@ -11,15 +24,7 @@ export class StateRecord {
     processName: string,
     private readonly onChange: (state: ProcessState) => void,
   ) {
-    this.current = {
-      process_name: processName,
-      status: 'stopped',
-      pid: null,
-      exit_code: null,
-      restarts: 0,
-      started_at: null,
-      reason: null,
-    };
+    this.current = stoppedState(processName);
   }
 
   /** A copy of the state. */

@@ -4,6 +4,7 @@
  * a single value or a list; URLs as strings or `{url, timeout, probe_method, probe_headers,
  * auth, expected_json_path}` objects.
  */
+import { isJsonRecord } from '../../../sdk/index.js';
 import { isAbsolute, resolve } from 'node:path';
 import { ProcessSpecError } from '../command-line.js';
 
@@ -31,10 +32,6 @@ const DEFAULT_TCP_TIMEOUT_MS = 2_000;
 
 type Record_ = Record<string, unknown>;
 
-function isRecord(value: unknown): value is Record_ {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function asList(value: unknown): unknown[] {
   if (value === undefined || value === null || value === '') return [];
   return Array.isArray(value) ? value : [value];
@@ -56,7 +53,7 @@ function localPath(value: unknown, field: string, dataDir: string): string {
 
 function dirItems(value: unknown, dataDir: string): WaitItem[] {
   return asList(value).map((entry, index) => {
-    const raw = isRecord(entry)
+    const raw = isJsonRecord(entry)
       ? (entry.path ?? entry.dir ?? entry.directory ?? entry.value)
       : entry;
     return { kind: 'dir', path: localPath(raw, `wait_for_dir[${index}]`, dataDir) };
@@ -76,7 +73,7 @@ function tcpItems(value: unknown): WaitItem[] {
     let host: unknown = '127.0.0.1';
     let port: unknown = entry;
     let timeout: unknown;
-    if (isRecord(entry)) {
+    if (isJsonRecord(entry)) {
       host = entry.host ?? host;
       port = entry.port;
       timeout = entry.timeout;
@@ -114,7 +111,7 @@ function isDavPath(pathname: string): boolean {
 }
 
 function urlItem(entry: unknown, field: string): WaitItem {
-  const spec = isRecord(entry) ? entry : { url: entry };
+  const spec = isJsonRecord(entry) ? entry : { url: entry };
   if (typeof spec.url !== 'string') throw new ProcessSpecError(`${field}.url must be a URL string`);
   let parsed: URL;
   try {
@@ -125,7 +122,7 @@ function urlItem(entry: unknown, field: string): WaitItem {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new ProcessSpecError(`${field}.url must be http or https`);
   const headers: Record<string, string> = {};
-  if (isRecord(spec.probe_headers))
+  if (isJsonRecord(spec.probe_headers))
     for (const [name, value] of Object.entries(spec.probe_headers)) headers[name] = String(value);
   const dav = isDavPath(parsed.pathname);
   const method =
@@ -136,7 +133,7 @@ function urlItem(entry: unknown, field: string): WaitItem {
         : 'GET';
   if (method === 'PROPFIND' && headers.Depth === undefined && headers.depth === undefined)
     headers.Depth = '0';
-  if (isRecord(spec.auth) && typeof spec.auth.user === 'string') {
+  if (isJsonRecord(spec.auth) && typeof spec.auth.user === 'string') {
     const password = typeof spec.auth.password === 'string' ? spec.auth.password : '';
     headers.Authorization = `Basic ${Buffer.from(`${spec.auth.user}:${password}`).toString('base64')}`;
   }

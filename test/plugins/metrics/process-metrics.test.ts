@@ -6,10 +6,8 @@ import pidusage from 'pidusage';
 import {
   collectProcessMetrics,
   createProcessMetricsCollector,
-  descendantPids,
-  readParentTable,
-  ProcessTable,
 } from '../../../plugins/supervisor/process-metrics.js';
+import { liveTree, readProcTable } from '../../../plugins/supervisor/runtime/proc-table.js';
 import type { ProcessState, ProcessSupervisor } from '../../../sdk/index.js';
 import { eventually } from '../../helpers/eventually.js';
 
@@ -60,7 +58,7 @@ function supervisorOf(states: ProcessState[]): ProcessSupervisor {
     state: (name) => states.find((state) => state.process_name === name),
     pidTree: (name) => {
       const pid = states.find((state) => state.process_name === name)?.pid ?? null;
-      return Promise.resolve(pid === null ? [] : descendantPids(pid, readParentTable()));
+      return pid === null ? Promise.resolve([]) : treeOf(pid);
     },
     logFile: () => null,
     start: unused,
@@ -69,30 +67,30 @@ function supervisorOf(states: ProcessState[]): ProcessSupervisor {
   };
 }
 
-test('descendantPids: the root, its child and its grandchild', async (t) => {
+/** The live tree of `pid`, as the supervisor's pidTree computes it. */
+async function treeOf(pid: number): Promise<number[]> {
+  return liveTree((await readProcTable()) ?? [], pid);
+}
+
+test('a tree holds the root, its child and its grandchild', async (t) => {
   const tree = await startTree();
   t.teardown(tree.kill);
-  t.deepEqual(descendantPids(tree.parent), [tree.parent, tree.child, tree.grandchild]);
-  t.deepEqual(descendantPids(tree.grandchild), [tree.grandchild]);
+  const sorted = (pids: number[]): number[] => [...pids].sort((a, b) => a - b);
+  t.deepEqual(await treeOf(tree.parent), sorted([tree.parent, tree.child, tree.grandchild]));
+  t.deepEqual(await treeOf(tree.grandchild), [tree.grandchild]);
 });
 
-test('the incremental table notices an orphan re-parented after its parent died', async (t) => {
+test('an orphan re-parented after its parent died leaves the tree', async (t) => {
   const tree = await startTree();
   t.teardown(tree.kill);
-  const table = new ProcessTable();
-  t.deepEqual(descendantPids(tree.parent, table.refresh()), [
-    tree.parent,
-    tree.child,
-    tree.grandchild,
-  ]);
   process.kill(tree.child, 'SIGKILL'); // the grandchild is orphaned, not killed
-  const after = await eventually(() => {
-    const refreshed = table.refresh();
-    return descendantPids(tree.parent, refreshed).length === 1 ? refreshed : undefined;
+  await eventually(async () => (await treeOf(tree.parent)).length === 1, {
+    what: 'the tree to shrink to its root',
   });
   t.true(
-    [...after.values()].some((children) => children.includes(tree.grandchild)),
-    'the grandchild lives on under its new parent',
+    (await readProcTable())?.some((row) => row.pid === tree.grandchild && row.state !== 'Z') ??
+      false,
+    'the grandchild lives on',
   );
 });
 

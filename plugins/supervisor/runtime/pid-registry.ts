@@ -5,9 +5,9 @@
  * leftovers and they are terminated first. A pid is only trusted together with its start time
  * (field 22 of /proc/<pid>/stat), so a recycled pid is never signalled.
  */
-import { readFile } from 'node:fs/promises';
 import type { Logger, PluginStorage, ProcessState } from '../../../sdk/index.js';
 import { terminateGroup } from './process-group.js';
+import { isDead, readProcess } from './proc-table.js';
 
 /** One launched group as recorded. */
 export interface RecordedGroup {
@@ -21,16 +21,10 @@ const FILE = 'launched-groups.json';
 const FLUSH_DELAY_MS = 100;
 const LEFTOVER_GRACE_MS = 5_000;
 
-/** Start time of a live pid (clock ticks since boot), or null when it is gone. */
-export async function processStartTicks(pid: number): Promise<string | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields after the command: state is field 3, so starttime (field 22) is index 19 here.
-    return fields[19] ?? null;
-  } catch {
-    return null;
-  }
+/** Start time of a live (not zombie) pid in clock ticks since boot, or null when it is gone. */
+function processStartTicks(pid: number): string | null {
+  const row = readProcess(pid);
+  return row === undefined || isDead(row) ? null : row.startTicks;
 }
 
 /** The registry of launched groups, persisted in the plugin's storage folder. */
@@ -55,16 +49,14 @@ export class PidRegistry {
       return;
     }
     if (known?.pid === state.pid) return;
-    const pid = state.pid;
-    void processStartTicks(pid).then((ticks) => {
-      if (ticks === null) return;
-      this.groups.set(state.process_name, {
-        process_name: state.process_name,
-        pid,
-        start_ticks: ticks,
-      });
-      this.scheduleFlush();
+    const ticks = processStartTicks(state.pid);
+    if (ticks === null) return;
+    this.groups.set(state.process_name, {
+      process_name: state.process_name,
+      pid: state.pid,
+      start_ticks: ticks,
     });
+    this.scheduleFlush();
   }
 
   /** Terminate groups a previous host left running; returns the names it stopped. */
@@ -75,7 +67,7 @@ export class PidRegistry {
     await Promise.all(
       recorded.map(async (group) => {
         if (!Number.isInteger(group.pid) || group.pid <= 1) return;
-        if ((await processStartTicks(group.pid)) !== group.start_ticks) return;
+        if (processStartTicks(group.pid) !== group.start_ticks) return;
         this.logger.warn(
           `stopping ${group.process_name} (pid ${group.pid}), left running by a previous host`,
         );

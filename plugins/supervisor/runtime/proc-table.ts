@@ -12,6 +12,8 @@ export interface ProcInfo {
   readonly pgrp: number;
   /** One-letter state: R, S, D, Z (zombie), X (dead), T, … */
   readonly state: string;
+  /** Start time in clock ticks since boot: with the pid, it names one process for good. */
+  readonly startTicks: string;
 }
 
 /** Parse one `/proc/<pid>/stat` line; the command name may hold spaces and parentheses. */
@@ -19,9 +21,13 @@ export function parseStatLine(line: string): ProcInfo | undefined {
   const close = line.lastIndexOf(')');
   if (close < 0) return undefined;
   const pid = Number(line.slice(0, line.indexOf(' ')));
-  const [state, ppid, pgrp] = line.slice(close + 2).split(' ');
-  if (state === undefined || ppid === undefined || pgrp === undefined) return undefined;
-  return { pid, ppid: Number(ppid), pgrp: Number(pgrp), state };
+  const fields = line.slice(close + 2).split(' ');
+  // After the command: state is field 3 of the man page, so starttime (field 22) is index 19.
+  const [state, ppid, pgrp] = fields;
+  const startTicks = fields[19];
+  if (state === undefined || ppid === undefined || pgrp === undefined || startTicks === undefined)
+    return undefined;
+  return { pid, ppid: Number(ppid), pgrp: Number(pgrp), state, startTicks };
 }
 
 /** True for a process that has exited (a zombie waiting to be reaped, or dead). */
@@ -43,6 +49,12 @@ function readStatLine(pid: string): string | undefined {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** One process's row, or undefined when it is gone. */
+export function readProcess(pid: number): ProcInfo | undefined {
+  const line = readStatLine(String(pid));
+  return line === undefined ? undefined : parseStatLine(line);
 }
 
 /**

@@ -9,3 +9,8 @@ export const HELLO_PLUGIN_DIR = join(FIXTURES_DIR, 'plugins', 'hello-plugin');
 export function brokenPlugin(name: string): string {
   return join(FIXTURES_DIR, 'plugins', 'broken', `${name}.js`);
 }
+
+/** The compiled entry of a built-in plugin, to load it by path without the others. */
+export function builtinPlugin(name: string): string {
+  return join(FIXTURES_DIR, '..', '..', 'plugins', name, 'index.js');
+}

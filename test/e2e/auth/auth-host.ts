@@ -3,8 +3,8 @@
  * fixture plugin (a protected route `POST /hello/echo` that echoes the principal, and a protected
  * stream `/ws/hello`), loaded by path.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtinPlugin } from '../../helpers/fixture-paths.js';
+import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { request, type JsonResponse } from '../../helpers/http.js';
 import {
@@ -14,9 +14,8 @@ import {
   type StartHostOptions,
 } from '../../helpers/start-host.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 /** The compiled auth plugin of this build. */
-export const AUTH_PLUGIN = join(here, '..', '..', '..', 'plugins', 'auth', 'index.js');
+export const AUTH_PLUGIN = builtinPlugin('auth');
 /** The compiled hello fixture plugin. */
 export const HELLO_PLUGIN = join(FIXTURES_DIR, 'plugins', 'hello-plugin', 'index.js');
 

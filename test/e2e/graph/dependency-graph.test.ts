@@ -3,23 +3,14 @@
  * supervisor: states are `unknown`/`disabled`). One host serves every read-only test here.
  */
 import test from 'ava';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startHost, type RunningHostProcess } from '../../helpers/start-host.js';
 import { request } from '../../helpers/http.js';
+import { builtinPlugin } from '../../helpers/fixture-paths.js';
 import { eventually } from '../../helpers/eventually.js';
 import type { DependencyGraphResponse } from '../../../plugins/graph/schemas.js';
 import type { ErrorBody } from '../../../sdk/index.js';
 
-const GRAPH_PLUGIN = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'plugins',
-  'graph',
-  'index.js',
-);
+const GRAPH_PLUGIN = builtinPlugin('graph');
 const idle = ['node', '-e', 'setInterval(()=>{},1000)'];
 const proc = (name: string, fields: Record<string, unknown> = {}) => ({
   enabled: true,

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startHost, type RunningHostProcess } from '../../helpers/start-host.js';
 import { openSocket, request } from '../../helpers/http.js';
+import { builtinPlugin } from '../../helpers/fixture-paths.js';
 import { eventually } from '../../helpers/eventually.js';
 import type {
   MetricsHistoryPage,
@@ -10,15 +10,7 @@ import type {
   MetricsSnapshotView,
 } from '../../../sdk/contracts/metrics-feed.js';
 
-const PLUGIN = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'plugins',
-  'metrics',
-  'index.js',
-);
+const PLUGIN = builtinPlugin('metrics');
 
 let host: RunningHostProcess;
 

@@ -1,6 +1,5 @@
 /** Hosts for the onboarding e2e tests: the supervisor plugin with the test catalog of fixture programs. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIXTURES_DIR, tempDir, type RunningHostProcess } from '../../helpers/start-host.js';
@@ -54,11 +53,4 @@ export function startRecords(
     });
 }
 
-/** A port free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '../../helpers/ports.js';

@@ -1,32 +1,13 @@
 import test from 'ava';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { builtinPlugin } from '../../helpers/fixture-paths.js';
+import { freePort } from '../../helpers/ports.js';
 import { eventually } from '../../helpers/eventually.js';
 import { request } from '../../helpers/http.js';
 import { fixtureBlock, program, serviceStatus, startSupervisor } from './support.js';
 
-const GRAPH_PLUGIN = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'plugins',
-  'graph',
-  'index.js',
-);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
-}
+const GRAPH_PLUGIN = builtinPlugin('graph');
 
 test('with the graph plugin, a dependent starts only once its dependency runs', async (t) => {
   const port = await freePort();

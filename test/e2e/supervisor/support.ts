@@ -1,6 +1,5 @@
 /** Start the real host with the supervisor plugin (by path) and a config of fixture programs. */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtinPlugin } from '../../helpers/fixture-paths.js';
 import { request } from '../../helpers/http.js';
 import {
   startHost,
@@ -8,9 +7,8 @@ import {
   type StartHostOptions,
 } from '../../helpers/start-host.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 /** The compiled supervisor plugin next to these compiled tests. */
-export const SUPERVISOR_PLUGIN = join(here, '..', '..', '..', 'plugins', 'supervisor', 'index.js');
+export const SUPERVISOR_PLUGIN = builtinPlugin('supervisor');
 
 export { isAlive, program, readPid } from '../../plugins/supervisor/support/processes.js';
 

@@ -17,6 +17,8 @@ export * from './logger.js';
 export * from './errors.js';
 export * from './atomic-file.js';
 export * from './schema.js';
+export * from './process-blocks.js';
+export * from './redaction.js';
 export * from './contracts/authenticator.js';
 export * from './contracts/process-supervisor.js';
 export * from './contracts/dependency-graph.js';

@@ -9,7 +9,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { isJsonRecord } from '../../sdk/index.js';
 import type { JsonRecord } from '../../sdk/index.js';
 import { commandArgv, fillPlaceholders, ProcessSpecError } from './command-line.js';
-import type { ProcessEntry } from './config-model.js';
+import type { ProcessEntry } from '../../sdk/index.js';
 import type { SupervisorConfig } from './config.js';
 import type { RestartPolicy } from './restart-policy.js';
 import { parseWaits, probeHost, type WaitItem } from './waits/wait-specs.js';

@@ -5,8 +5,8 @@
  * version and repository URLs, and the live state.
  */
 import type { JsonRecord, ProcessState } from '../../sdk/index.js';
-import type { ProcessEntry } from './config-model.js';
-import { redactConfig } from './config-routes/config-secrets.js';
+import type { ProcessEntry } from '../../sdk/index.js';
+import { redactConfig } from '../../sdk/index.js';
 import type { ProcessListEntry, ServiceStatusBody, StatusFrame } from './schemas.js';
 
 const views = new WeakMap<ProcessEntry, JsonRecord>();

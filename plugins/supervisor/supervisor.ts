@@ -14,7 +14,7 @@ import {
   type ProcessSupervisor,
 } from '../../sdk/index.js';
 import { ProcessSpecError } from './command-line.js';
-import { findProcessEntry, listProcessEntries, type ProcessEntry } from './config-model.js';
+import { findProcessEntry, listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
 import type { SupervisorConfig } from './config.js';
 import type { LogLineBus } from './logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';

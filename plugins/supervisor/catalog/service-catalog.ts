@@ -4,7 +4,7 @@
  */
 import { checkValue } from '../../../sdk/index.js';
 import type { CatalogService, ServiceCatalog, SetupHook } from '../../../sdk/index.js';
-import { normalizeProcessName } from '../config-model.js';
+import { normalizeProcessName } from '../../../sdk/index.js';
 import { CatalogServiceSchema } from './catalog-schema.js';
 
 /** Where entries come from; later layers win. */

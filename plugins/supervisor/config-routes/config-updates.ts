@@ -14,9 +14,9 @@ import {
   type JsonRecord,
   type StackConfig,
 } from '../../../sdk/index.js';
-import { findProcessEntry, listProcessEntries, type ProcessEntry } from '../config-model.js';
+import { findProcessEntry, listProcessEntries, type ProcessEntry } from '../../../sdk/index.js';
 import { deepMerge } from './config-merge.js';
-import { restoreSecrets } from './config-secrets.js';
+import { restoreSecrets } from '../../../sdk/index.js';
 import { validateBlock, validateDocument, type ConfigFailure } from './config-validation.js';
 
 /** The answer of POST /config. */

@@ -4,7 +4,7 @@
  * makes is checked), by POST /config (to name the request field) and by POST /config/validate.
  */
 import { isJsonRecord, checkValue, InputError, type JsonRecord } from '../../../sdk/index.js';
-import { HOST_SECTION } from '../config-model.js';
+import { HOST_SECTION } from '../../../sdk/index.js';
 import { ApiServiceBlock, looksLikeProcessBlock, ProcessBlock } from './block-schema.js';
 
 /** One problem, with the field as a path from the document root. */

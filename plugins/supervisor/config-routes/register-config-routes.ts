@@ -10,7 +10,7 @@ import {
   ConfigValidateResponse,
   ProcessSchemaBody,
 } from './config-schemas.js';
-import { redactConfig } from './config-secrets.js';
+import { redactConfig } from '../../../sdk/index.js';
 import { findEntryOrThrow, updateDocument, updateProcessBlock } from './config-updates.js';
 import { documentValidator, validateDocument } from './config-validation.js';
 

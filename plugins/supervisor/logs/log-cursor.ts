@@ -8,7 +8,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { redactText } from './redaction.js';
+import { redactText } from '../../../sdk/index.js';
 
 /** Options of {@link readLogChunk}. */
 export interface LogChunkRequest {

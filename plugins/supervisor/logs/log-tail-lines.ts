@@ -4,7 +4,7 @@
  * growing windows, bounded by `maxScanBytes`, never the whole of a large file.
  */
 import { open } from 'node:fs/promises';
-import { redactLine } from './redaction.js';
+import { redactLine } from '../../../sdk/index.js';
 
 /** Options of {@link readLastLines}. */
 export interface LastLinesRequest {

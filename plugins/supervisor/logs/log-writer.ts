@@ -16,7 +16,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LogLineBus } from './log-line-bus.js';
-import { redactLine } from './redaction.js';
+import { redactLine } from '../../../sdk/index.js';
 
 /** Which pipe a chunk came from. */
 export type OutputStream = 'stdout' | 'stderr';

@@ -6,7 +6,7 @@
  */
 import { isHttpError, type JsonRecord, type Logger, type StackConfig } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
-import type { ProcessEntry } from '../config-model.js';
+import type { ProcessEntry } from '../../../sdk/index.js';
 import type { ProcessControl } from '../routes/control.js';
 import type { Supervisor } from '../supervisor.js';
 import type { StartCoreServiceBody, StartError, StartResult } from './onboarding-schemas.js';

@@ -6,7 +6,7 @@
  */
 import { isJsonRecord } from '../../../sdk/index.js';
 import type { JsonRecord } from '../../../sdk/index.js';
-import { listProcessEntries } from '../config-model.js';
+import { listProcessEntries } from '../../../sdk/index.js';
 import type { PlanItem } from './start-plan.js';
 
 /** `Riven (TorBox)` → `riven_torbox`. */

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { ConflictError } from '../../../sdk/index.js';
-import type { ProcessEntry } from '../config-model.js';
+import type { ProcessEntry } from '../../../sdk/index.js';
 
 /** True when a listener can bind 127.0.0.1:port right now (tried, then closed at once). */
 export function canListen(port: number): Promise<boolean> {

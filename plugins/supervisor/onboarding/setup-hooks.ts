@@ -10,7 +10,7 @@ import {
   type StackConfig,
 } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
-import type { ProcessEntry } from '../config-model.js';
+import type { ProcessEntry } from '../../../sdk/index.js';
 
 /** What the hooks run with. */
 export interface SetupHookDeps {

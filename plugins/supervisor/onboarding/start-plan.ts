@@ -8,7 +8,7 @@ import { isJsonRecord } from '../../../sdk/index.js';
 import type { JsonRecord } from '../../../sdk/index.js';
 import type { CatalogService } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
-import { findProcessEntry, listProcessEntries } from '../config-model.js';
+import { findProcessEntry, listProcessEntries } from '../../../sdk/index.js';
 import type { CoreServiceRequest, StartCoreServiceBody, StartError } from './onboarding-schemas.js';
 
 /** The core service a dependency is started for. */

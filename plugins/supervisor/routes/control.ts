@@ -10,7 +10,7 @@ import {
   HttpError,
   type ProcessState,
 } from '../../../sdk/index.js';
-import type { ProcessEntry } from '../config-model.js';
+import type { ProcessEntry } from '../../../sdk/index.js';
 import type { StartOutcome } from '../runtime/runner-types.js';
 import type { Supervisor } from '../supervisor.js';
 

@@ -2,7 +2,7 @@
  * The last lines a process printed, kept to explain a failed start: "<name> failed to stay
  * running (exit code N): <the most telling line>".
  */
-import { redactLine } from '../logs/redaction.js';
+import { redactLine } from '../../../sdk/index.js';
 
 const KEEP_LINES = 50;
 const MAX_SUMMARY_CHARS = 500;

@@ -4,7 +4,7 @@
  * lower-cased with anything but letters, digits, `_` and `-` turned into `_`. Pure.
  */
 import type { JsonRecord } from '../../../sdk/index.js';
-import { listProcessEntries, type ProcessEntry } from '../config-model.js';
+import { listProcessEntries, type ProcessEntry } from '../../../sdk/index.js';
 
 /** The proxy's path prefix. */
 export const SERVICE_UI_PREFIX = '/service/ui';

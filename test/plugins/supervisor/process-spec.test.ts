@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Value } from '@sinclair/typebox/value';
-import { listProcessEntries } from '../../../plugins/supervisor/config-model.js';
+import { listProcessEntries } from '../../../sdk/index.js';
 import { SupervisorConfig } from '../../../plugins/supervisor/config.js';
 import {
   buildProcessSpec,

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { ProcessState } from '../../../sdk/index.js';
-import { listProcessEntries } from '../../../plugins/supervisor/config-model.js';
+import { listProcessEntries } from '../../../sdk/index.js';
 import {
   listEntry,
   repoUrlOf,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { listProcessEntries } from '../../../../plugins/supervisor/config-model.js';
+import { listProcessEntries } from '../../../../sdk/index.js';
 import {
   canListen,
   resolvePort,

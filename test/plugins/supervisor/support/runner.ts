@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import type { Logger, ProcessState } from '../../../../sdk/index.js';
-import { listProcessEntries } from '../../../../plugins/supervisor/config-model.js';
+import { listProcessEntries } from '../../../../sdk/index.js';
 import { SupervisorConfig } from '../../../../plugins/supervisor/config.js';
 import { buildProcessSpec } from '../../../../plugins/supervisor/process-spec.js';
 import { ProcessRunner } from '../../../../plugins/supervisor/runtime/process-runner.js';

@@ -2,10 +2,10 @@
  * How the configuration document maps to processes (CONTRACT.md "The configuration file"):
  * every object-valued top-level key except `stackd` is a service block, either a process block
  * (`process_name` + `command`) or `{ instances: { <Instance>: <process block> } }`. The host's own
- * `stackd.api_service` is listed too: it is the API itself, always running.
+ * `stackd.api_service` is listed too: it is the API itself, always running. Every plugin walks
+ * the document through these functions, so a name resolves the same way everywhere.
  */
-import { isJsonRecord } from '../../sdk/index.js';
-import type { JsonRecord } from '../../sdk/index.js';
+import { isJsonRecord, type JsonRecord } from './config.js';
 
 /** The host's own section key. */
 export const HOST_SECTION = 'stackd';

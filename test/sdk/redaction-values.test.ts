@@ -1,9 +1,11 @@
 import test from 'ava';
 import {
   REDACTED,
+  collectSecretValues,
   redactConfig,
   restoreSecrets,
-} from '../../../../plugins/supervisor/config-routes/config-secrets.js';
+  scrubSecrets,
+} from '../../sdk/index.js';
 
 const stored = {
   sonarr: {
@@ -76,4 +78,19 @@ test('a non-secret blank value is taken as posted', (t) => {
     process_name: 'X',
     host: '',
   });
+});
+
+test('collectSecretValues finds secret strings by key path and scrubSecrets removes them', (t) => {
+  const document = {
+    sonarr: { process_name: 'Sonarr', api_key: 'abcdef123456', port: 8989 },
+    stackd: { notifications: { destinations: [{ id: 'd', url: 'https://hooks.example/xyz789' }] } },
+    short: { token: 'on' },
+  };
+  const secrets = collectSecretValues(document);
+  t.deepEqual(secrets.sort(), ['abcdef123456', 'https://hooks.example/xyz789']);
+  const text = 'calling https://hooks.example/xyz789 with abcdef123456 on port 8989';
+  const scrubbed = scrubSecrets(text, secrets);
+  t.false(scrubbed.includes('abcdef123456'));
+  t.false(scrubbed.includes('xyz789'));
+  t.true(scrubbed.includes('port 8989'));
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { redactLine, redactText } from '../../../../plugins/supervisor/logs/redaction.js';
+import { redactLine, redactText } from '../../sdk/index.js';
 
 const PLANTED = 'sup3r-s3cret-planted-value';
 

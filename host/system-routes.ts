@@ -1,5 +1,13 @@
 /** Host-owned routes: health, capabilities, the OpenAPI document and the docs pages. */
-import { Type, type RouteDefinition, rawReply, NotFoundError, StringEnum } from '../sdk/index.js';
+import {
+  Type,
+  type AnyRouteDefinition,
+  defineRoute,
+  eraseRoute,
+  rawReply,
+  NotFoundError,
+  StringEnum,
+} from '../sdk/index.js';
 import type { RunningHost } from '../core/lifecycle/host-runtime.js';
 import { buildOpenApi } from '../core/schema/openapi.js';
 import { SPEC_CAPABILITIES } from '../core/capabilities/capability-registry.js';
@@ -30,7 +38,7 @@ function prefixOf(path: string, page: string): string {
 }
 
 /** The system routes of a running host. */
-export function systemRoutes(host: RunningHost, version: string): RouteDefinition[] {
+export function systemRoutes(host: RunningHost, version: string): AnyRouteDefinition[] {
   let openapi: string | undefined;
   const openApiText = (): string => {
     openapi ??= JSON.stringify(
@@ -48,91 +56,107 @@ export function systemRoutes(host: RunningHost, version: string): RouteDefinitio
     return openapi;
   };
   return [
-    {
-      method: 'GET',
-      path: '/health',
-      auth: 'open',
-      summary: 'Container health check',
-      description:
-        'Always 200: `healthy`, or `unhealthy` with a one-line reason collected from the plugins.',
-      schema: { response: HealthBody },
-      handler: () => host.health.report(),
-    },
-    {
-      method: 'GET',
-      path: '/process/capabilities',
-      summary: 'Feature flags of this host',
-      description:
-        'Frontends switch features on these flags; a flag is true only when the plugin owning it is loaded and started.',
-      schema: { response: Capabilities },
-      handler: () => host.capabilities.snapshot(),
-    },
-    {
-      method: 'GET',
-      path: '/openapi.json',
-      auth: 'open',
-      summary: 'The OpenAPI 3.1 document of every route and stream',
-      schema: { response: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) },
-      handler: () =>
-        rawReply(200, { 'content-type': 'application/json; charset=utf-8' }, openApiText()),
-    },
-    {
-      method: 'GET',
-      path: '/docs',
-      auth: 'open',
-      summary: 'Interactive API explorer (Swagger UI)',
-      schema: { response: HtmlPage },
-      handler: (request) =>
-        rawReply(
-          200,
-          { 'content-type': 'text/html; charset=utf-8' },
-          docsPage({
-            prefix: prefixOf(request.path, '/docs'),
-            readOnly: false,
-            title: 'stackd API explorer',
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/health',
+        auth: 'open',
+        summary: 'Container health check',
+        description:
+          'Always 200: `healthy`, or `unhealthy` with a one-line reason collected from the plugins.',
+        schema: { response: HealthBody },
+        handler: () => host.health.report(),
+      }),
+    ),
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/process/capabilities',
+        summary: 'Feature flags of this host',
+        description:
+          'Frontends switch features on these flags; a flag is true only when the plugin owning it is loaded and started.',
+        schema: { response: Capabilities },
+        handler: () => host.capabilities.snapshot(),
+      }),
+    ),
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/openapi.json',
+        auth: 'open',
+        summary: 'The OpenAPI 3.1 document of every route and stream',
+        schema: {
+          response: Type.Object({ openapi: Type.String() }, { additionalProperties: true }),
+        },
+        handler: () =>
+          rawReply(200, { 'content-type': 'application/json; charset=utf-8' }, openApiText()),
+      }),
+    ),
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/docs',
+        auth: 'open',
+        summary: 'Interactive API explorer (Swagger UI)',
+        schema: { response: HtmlPage },
+        handler: (request) =>
+          rawReply(
+            200,
+            { 'content-type': 'text/html; charset=utf-8' },
+            docsPage({
+              prefix: prefixOf(request.path, '/docs'),
+              readOnly: false,
+              title: 'stackd API explorer',
+            }),
+          ),
+      }),
+    ),
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/redoc',
+        auth: 'open',
+        summary: 'Read-only API reference',
+        schema: { response: HtmlPage },
+        handler: (request) =>
+          rawReply(
+            200,
+            { 'content-type': 'text/html; charset=utf-8' },
+            docsPage({
+              prefix: prefixOf(request.path, '/redoc'),
+              readOnly: true,
+              title: 'stackd API reference',
+            }),
+          ),
+      }),
+    ),
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/docs/assets/:file',
+        auth: 'open',
+        summary: 'Static assets of the documentation pages',
+        schema: {
+          params: Type.Object({
+            file: StringEnum(Object.keys(DOC_ASSETS) as [string, ...string[]]),
           }),
-        ),
-    },
-    {
-      method: 'GET',
-      path: '/redoc',
-      auth: 'open',
-      summary: 'Read-only API reference',
-      schema: { response: HtmlPage },
-      handler: (request) =>
-        rawReply(
-          200,
-          { 'content-type': 'text/html; charset=utf-8' },
-          docsPage({
-            prefix: prefixOf(request.path, '/redoc'),
-            readOnly: true,
-            title: 'stackd API reference',
-          }),
-        ),
-    },
-    {
-      method: 'GET',
-      path: '/docs/assets/:file',
-      auth: 'open',
-      summary: 'Static assets of the documentation pages',
-      schema: {
-        params: Type.Object({ file: StringEnum(Object.keys(DOC_ASSETS) as [string, ...string[]]) }),
-        response: Type.String(),
-      },
-      handler: async (request) => {
-        const file = String(request.params.file);
-        const content = await readDocAsset(file);
-        if (content === undefined)
-          throw new NotFoundError('DOCS_ASSET_NOT_FOUND', `no asset ${file}`, { field: 'file' });
-        return rawReply(
-          200,
-          {
-            'content-type': DOC_ASSETS[file] ?? 'application/octet-stream',
-            'cache-control': 'public, max-age=86400',
-          },
-          content,
-        );
-      },
-    },
+          response: Type.String(),
+        },
+        handler: async (request) => {
+          const file = String(request.params.file);
+          const content = await readDocAsset(file);
+          if (content === undefined)
+            throw new NotFoundError('DOCS_ASSET_NOT_FOUND', `no asset ${file}`, { field: 'file' });
+          return rawReply(
+            200,
+            {
+              'content-type': DOC_ASSETS[file] ?? 'application/octet-stream',
+              'cache-control': 'public, max-age=86400',
+            },
+            content,
+          );
+        },
+      }),
+    ),
   ];
 }

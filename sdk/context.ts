@@ -2,7 +2,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { StackConfig } from './config.js';
 import type { EventBus } from './events.js';
-import type { RouteDefinition, RouteSchema } from './http.js';
+import type { CheckedRoute, HandlerResult, RouteSchema } from './http.js';
 import type { Logger } from './logger.js';
 import type { MetricsCollectorDefinition, MetricsSnapshot } from './metrics.js';
 import type { ServiceRef } from './services.js';
@@ -57,7 +57,7 @@ export interface PluginContext<C = unknown> {
   readonly metricsFeed: MetricsReader;
 
   /** Declare an HTTP route. */
-  route<S extends RouteSchema>(definition: RouteDefinition<S>): void;
+  route<S extends RouteSchema, R extends HandlerResult<S>>(definition: CheckedRoute<S, R>): void;
   /** Declare a WebSocket stream; publish through the returned handle once started. */
   stream<Q extends TObject, M extends TSchema>(
     definition: StreamDefinition<Q, M>,

@@ -52,10 +52,10 @@ export interface HandlerRequest<S extends RouteSchema = RouteSchema> {
 }
 
 /** A JSON reply with a status other than 200, or extra headers. */
-export interface JsonReply {
+export interface JsonReply<Status extends number = number, Body = unknown> {
   readonly kind: 'json';
-  readonly status: number;
-  readonly body: unknown;
+  readonly status: Status;
+  readonly body: Body;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -68,19 +68,41 @@ export interface RawReply {
   readonly body: string | Uint8Array | AsyncIterable<Uint8Array>;
 }
 
-/**
- * What a handler may return: a plain value (JSON, status 200) or an explicit reply. Returning
- * the same object again (a cached view) reuses its JSON text, so never mutate an object after
- * returning it: build a new one instead.
- */
-export type HandlerResult = JsonReply | RawReply | object | string | number | boolean | null;
+/** The response schemas of a route by status (a single schema means 200). */
+type ResponsesOf<S extends RouteSchema> = S['response'] extends TSchema
+  ? { readonly 200: S['response'] }
+  : S['response'];
 
-/** Build a JSON reply with a given status. */
-export function reply(
-  status: number,
-  body: unknown,
+/** A reply for one of the statuses the route declares, its body typed by that status's schema. */
+type DeclaredReply<S extends RouteSchema> = {
+  [Status in keyof ResponsesOf<S> & number]: ResponsesOf<S>[Status] extends TSchema
+    ? JsonReply<Status, Static<ResponsesOf<S>[Status]>>
+    : never;
+}[keyof ResponsesOf<S> & number];
+
+/** The body of a plain (status 200) return: the 200 schema's type, when one is declared. */
+type OkBody<S extends RouteSchema> = 200 extends keyof ResponsesOf<S>
+  ? ResponsesOf<S>[200] extends TSchema
+    ? Static<ResponsesOf<S>[200]>
+    : never
+  : never;
+
+/**
+ * What a handler may return, typed from its `schema.response`: the 200 body as a plain value,
+ * `reply(status, body)` for another declared status (its body checked against that status's
+ * schema), or a raw reply (HTML, files). A shape the schema does not declare is a compile error.
+ * Returning the same object again (a cached view) reuses its JSON text, so never mutate an
+ * object after returning it: build a new one instead.
+ */
+export type HandlerResult<S extends RouteSchema = RouteSchema> =
+  OkBody<S> | DeclaredReply<S> | RawReply;
+
+/** Build a JSON reply with a given status (checked against the route's schema for it). */
+export function reply<const Status extends number, Body>(
+  status: Status,
+  body: Body,
   headers?: Readonly<Record<string, string>>,
-): JsonReply {
+): JsonReply<Status, Body> {
   return headers === undefined
     ? { kind: 'json', status, body }
     : { kind: 'json', status, body, headers };
@@ -114,10 +136,52 @@ export interface RouteDefinition<S extends RouteSchema = RouteSchema> {
   /** Maximum request body in bytes; core's default applies otherwise. */
   readonly bodyLimit?: number;
   readonly schema: S;
-  readonly handler: (request: HandlerRequest<S>) => Promise<HandlerResult> | HandlerResult;
+  readonly handler: (request: HandlerRequest<S>) => Promise<HandlerResult<S>> | HandlerResult<S>;
 }
 
+/** Every key of every member of a union of object types. */
+type AllKeys<T> = T extends object ? keyof T : never;
+
+/**
+ * Keys a returned plain object carries that its 200 schema does not declare (top level). A
+ * returned object literal is not checked for excess properties by TypeScript itself, since a
+ * function's return type is inferred first, so routes check it here.
+ */
+type UndeclaredKeys<R, S extends RouteSchema> = R extends RawReply | JsonReply
+  ? never
+  : R extends readonly unknown[]
+    ? never
+    : R extends object
+      ? Exclude<keyof R, AllKeys<OkBody<S>>>
+      : never;
+
+/**
+ * A route whose handler returns `R`: accepted when `R` is a declared result and adds no field
+ * the schema lacks; otherwise the compiler asks for an `undeclared_fields` property naming them.
+ */
+export type CheckedRoute<S extends RouteSchema, R> = RouteDefinition<S> & {
+  readonly handler: (request: HandlerRequest<S>) => Promise<R> | R;
+} & ([UndeclaredKeys<R, S>] extends [never]
+    ? unknown
+    : { readonly undeclared_fields: UndeclaredKeys<R, S> });
+
 /** Define a route with its handler typed from its schema (an identity helper for inference). */
-export function defineRoute<S extends RouteSchema>(route: RouteDefinition<S>): RouteDefinition<S> {
+export function defineRoute<S extends RouteSchema, R extends HandlerResult<S>>(
+  route: CheckedRoute<S, R>,
+): RouteDefinition<S> {
   return route;
+}
+
+/**
+ * A route with its schema types erased, as the route table stores it. The handler was checked
+ * against its schema where the route was declared; core only passes validated requests in.
+ */
+export type AnyRouteDefinition = Omit<RouteDefinition, 'handler'> & {
+  readonly handler: (request: HandlerRequest) => unknown;
+};
+
+/** Erase a typed route for storage next to routes of other schemas. */
+export function eraseRoute<S extends RouteSchema>(route: RouteDefinition<S>): AnyRouteDefinition {
+  // The one place the schema types are dropped: the request core builds matches S at run time.
+  return route as unknown as AnyRouteDefinition;
 }

@@ -1,13 +1,13 @@
 /** Every declared route, compiled once: validators, served paths, owner, collision checks. */
 import { Kind, type TSchema } from '@sinclair/typebox';
-import type { RouteDefinition } from '../../sdk/http.js';
+import type { AnyRouteDefinition } from '../../sdk/http.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
 import { parameterNames, pathShape, patternMatcher, servedPaths } from './route-paths.js';
 
 /** A route as the table keeps it. */
 export interface RegisteredRoute {
   readonly owner: string;
-  readonly definition: RouteDefinition;
+  readonly definition: AnyRouteDefinition;
   readonly paramNames: readonly string[];
   readonly paths: readonly string[];
   readonly params: CompiledSchema | undefined;
@@ -17,7 +17,7 @@ export interface RegisteredRoute {
 }
 
 /** Response schemas keyed by status (a single schema means 200). */
-export function responseSchemas(definition: RouteDefinition): Map<number, TSchema> {
+export function responseSchemas(definition: AnyRouteDefinition): Map<number, TSchema> {
   const response = definition.schema.response;
   if (Kind in response) {
     return new Map([[200, response]]);
@@ -36,7 +36,7 @@ export class RouteTable {
   private readonly ordered: RegisteredRoute[] = [];
 
   /** Add a route; throws naming both owners when a served path collides. */
-  add(owner: string, definition: RouteDefinition): RegisteredRoute {
+  add(owner: string, definition: AnyRouteDefinition): RegisteredRoute {
     if (!definition.path.startsWith('/'))
       throw new Error(`route path '${definition.path}' of ${owner} must start with '/'`);
     const paths = servedPaths(definition.path);

@@ -1,6 +1,6 @@
 /** What the host is given before boot, and what system routes and tests see of a running host. */
 import type { Logger } from '../../sdk/logger.js';
-import type { RouteDefinition } from '../../sdk/http.js';
+import type { AnyRouteDefinition } from '../../sdk/http.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { ProxyTable } from '../http/proxy-table.js';
@@ -32,7 +32,7 @@ export interface HostOptions {
     readonly stopMs: number;
   };
   /** Host-owned routes (system routes), given the running host. */
-  readonly systemRoutes: (host: RunningHost) => readonly RouteDefinition[];
+  readonly systemRoutes: (host: RunningHost) => readonly AnyRouteDefinition[];
   /** Where log lines go (stderr by default). */
   readonly logWrite?: (line: string) => void;
 }

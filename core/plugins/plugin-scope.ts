@@ -14,7 +14,13 @@ import type {
   PluginContext,
 } from '../../sdk/context.js';
 import type { EventBus } from '../../sdk/events.js';
-import type { RouteDefinition, RouteSchema } from '../../sdk/http.js';
+import {
+  eraseRoute,
+  type CheckedRoute,
+  type HandlerResult,
+  type RouteDefinition,
+  type RouteSchema,
+} from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { MetricsCollectorDefinition } from '../../sdk/metrics.js';
 import type { Plugin } from '../../sdk/plugin.js';
@@ -89,11 +95,11 @@ export class PluginScope implements PluginContext<unknown> {
     this.sealed = true;
   }
 
-  route<S extends RouteSchema>(definition: RouteDefinition<S>): void {
+  route<S extends RouteSchema, R extends HandlerResult<S>>(definition: CheckedRoute<S, R>): void {
     this.assertOpen('route');
     const tagged: RouteDefinition<S> =
       definition.tags === undefined ? { ...definition, tags: [this.name] } : definition;
-    this.routes.add(this.name, tagged);
+    this.routes.add(this.name, eraseRoute(tagged));
     if (definition.capability !== undefined)
       this.capabilities.set(this.name, definition.capability, true);
   }

@@ -182,6 +182,5 @@ export type AnyRouteDefinition = Omit<RouteDefinition, 'handler'> & {
 
 /** Erase a typed route for storage next to routes of other schemas. */
 export function eraseRoute<S extends RouteSchema>(route: RouteDefinition<S>): AnyRouteDefinition {
-  // The one place the schema types are dropped: the request core builds matches S at run time.
-  return route as unknown as AnyRouteDefinition;
+  return route;
 }

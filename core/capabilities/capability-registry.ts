@@ -1,3 +1,4 @@
+import { BootError } from '../plugins/boot-error.js';
 /**
  * Capability flags behind `GET /process/capabilities`: every SPEC flag (false by default) plus
  * declared plugin flags, true only when the owning plugin started and its predicate holds.
@@ -37,10 +38,14 @@ export class CapabilityRegistry {
   declare(plugin: string, flags: readonly string[]): void {
     for (const flag of flags) {
       if (!FLAG_NAME.test(flag))
-        throw new Error(`capability '${flag}' of plugin '${plugin}' is not snake_case`);
+        throw new BootError(
+          'STACKD_PLUGIN_INVALID',
+          `capability '${flag}' of plugin '${plugin}' is not snake_case`,
+        );
       const owner = this.owners.get(flag);
       if (owner !== undefined && owner !== plugin) {
-        throw new Error(
+        throw new BootError(
+          'STACKD_CAPABILITY_DUPLICATE',
           `capability '${flag}' is declared by both plugin '${owner}' and plugin '${plugin}'`,
         );
       }
@@ -51,7 +56,8 @@ export class CapabilityRegistry {
   /** Turn a flag on (or bind it to a predicate); the plugin must have declared it. */
   set(plugin: string, flag: string, enabled: boolean | (() => boolean)): void {
     if (this.owners.get(flag) !== plugin) {
-      throw new Error(
+      throw new BootError(
+        'STACKD_PLUGIN_INVALID',
         `plugin '${plugin}' sets capability '${flag}' without declaring it in its capabilities`,
       );
     }

@@ -3,6 +3,7 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import type { AnyRouteDefinition } from '../../sdk/http.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
 import { parameterNames, pathShape, patternMatcher, servedPaths } from './route-paths.js';
+import { BootError } from '../plugins/boot-error.js';
 
 /** A route as the table keeps it. */
 export interface RegisteredRoute {
@@ -38,12 +39,16 @@ export class RouteTable {
   /** Add a route; throws naming both owners when a served path collides. */
   add(owner: string, definition: AnyRouteDefinition): RegisteredRoute {
     if (!definition.path.startsWith('/'))
-      throw new Error(`route path '${definition.path}' of ${owner} must start with '/'`);
+      throw new BootError(
+        'STACKD_ROUTE_INVALID',
+        `route path '${definition.path}' of ${owner} must start with '/'`,
+      );
     const paths = servedPaths(definition.path);
     for (const path of paths) {
       const existing = this.byKey.get(`${definition.method} ${pathShape(path)}`);
       if (existing !== undefined) {
-        throw new Error(
+        throw new BootError(
+          'STACKD_ROUTE_DUPLICATE',
           `route ${definition.method} ${definition.path} of plugin '${owner}' collides with ${existing.definition.method} ${existing.definition.path} of plugin '${existing.owner}'`,
         );
       }

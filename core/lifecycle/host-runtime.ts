@@ -41,6 +41,7 @@ import { StreamHub } from '../ws/stream-hub.js';
 import { runBounded } from './timeouts.js';
 import type { HostOptions, RunningHost } from './host-options.js';
 import { configuredPlugins, lifecycleTimeouts } from './host-settings.js';
+import { BootError, bootErrorCode } from '../plugins/boot-error.js';
 
 export type { HostOptions, RunningHost };
 
@@ -197,9 +198,11 @@ export class HostRuntime implements RunningHost {
         plugin.register(scope as never),
       );
     } catch (error) {
-      throw new Error(`plugin '${plugin.name}' failed to register: ${describeError(error)}`, {
-        cause: error,
-      });
+      throw new BootError(
+        bootErrorCode(error) ?? 'STACKD_REGISTER_FAILED',
+        `plugin '${plugin.name}' failed to register: ${describeError(error)}`,
+        { cause: error },
+      );
     } finally {
       scope.seal();
     }
@@ -212,9 +215,11 @@ export class HostRuntime implements RunningHost {
         await runBounded(`plugin '${name}' start`, this.timeouts.startMs, hook);
       }
     } catch (error) {
-      throw new Error(`plugin '${name}' failed to start: ${describeError(error)}`, {
-        cause: error,
-      });
+      throw new BootError(
+        bootErrorCode(error) ?? 'STACKD_START_FAILED',
+        `plugin '${name}' failed to start: ${describeError(error)}`,
+        { cause: error },
+      );
     }
     entry.started = true;
     this.capabilities.markStarted(name);

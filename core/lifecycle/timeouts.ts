@@ -1,3 +1,4 @@
+import { BootError } from '../plugins/boot-error.js';
 /** Run a lifecycle step with a time budget; its signal aborts when the budget runs out. */
 
 /** Run `step`; reject naming `label` when it takes longer than `ms`. */
@@ -10,7 +11,7 @@ export async function runBounded<T>(
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      const error = new Error(`${label} did not finish within ${ms} ms`);
+      const error = new BootError('STACKD_HOOK_TIMEOUT', `${label} did not finish within ${ms} ms`);
       controller.abort(error);
       reject(error);
     }, ms);

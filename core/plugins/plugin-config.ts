@@ -1,6 +1,7 @@
 /** Validate a plugin's config slice (`stackd.<plugin>`) against its schema, defaults applied. */
 import type { Plugin } from '../../sdk/plugin.js';
 import { compileSchema } from '../schema/compiler.js';
+import { BootError } from './boot-error.js';
 
 /** The validated slice, or an error naming the plugin and the field. */
 export function pluginConfigSlice(plugin: Plugin, hostSection: Record<string, unknown>): unknown {
@@ -11,7 +12,8 @@ export function pluginConfigSlice(plugin: Plugin, hostSection: Record<string, un
     const field = ['stackd', plugin.name, parsed.failure.field]
       .filter((part) => part !== '')
       .join('.');
-    throw new Error(
+    throw new BootError(
+      'STACKD_CONFIG_INVALID',
       `invalid configuration for plugin '${plugin.name}' at '${field}': ${parsed.failure.message}`,
     );
   }

@@ -1,3 +1,4 @@
+import { BootError } from './boot-error.js';
 /** Dependency order of plugins (`dependsOn`); a missing dependency or a cycle is named. */
 
 /** The part of a plugin ordering needs. */
@@ -13,7 +14,10 @@ export function orderPlugins<T>(items: readonly T[], nodeOf: (item: T) => Plugin
   for (const plugin of plugins) {
     for (const dependency of plugin.dependsOn ?? []) {
       if (!byName.has(dependency)) {
-        throw new Error(`plugin '${plugin.name}' depends on '${dependency}', which is not loaded`);
+        throw new BootError(
+          'STACKD_DEPENDENCY_MISSING',
+          `plugin '${plugin.name}' depends on '${dependency}', which is not loaded`,
+        );
       }
     }
   }
@@ -25,7 +29,10 @@ export function orderPlugins<T>(items: readonly T[], nodeOf: (item: T) => Plugin
     if (seen === 'done') return;
     if (seen === 'visiting') {
       const cycle = [...trail.slice(trail.indexOf(plugin.name)), plugin.name];
-      throw new Error(`plugin dependency cycle: ${cycle.join(' → ')}`);
+      throw new BootError(
+        'STACKD_DEPENDENCY_CYCLE',
+        `plugin dependency cycle: ${cycle.join(' → ')}`,
+      );
     }
     state.set(plugin.name, 'visiting');
     for (const dependency of plugin.dependsOn ?? [])

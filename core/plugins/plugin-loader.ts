@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isPlugin, SDK_API_VERSION, type Plugin } from '../../sdk/plugin.js';
+import { BootError } from './boot-error.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -30,7 +31,8 @@ export async function loadPlugins(
     const plugin = checkPlugin(spec, moduleValue);
     const clash = loaded.find((entry) => entry.plugin.name === plugin.name);
     if (clash !== undefined) {
-      throw new Error(
+      throw new BootError(
+        'STACKD_PLUGIN_DUPLICATE',
         `plugin name '${plugin.name}' is used by both '${clash.source}' and '${spec}'`,
       );
     }
@@ -43,8 +45,10 @@ async function importExternal(spec: string, cwd: string): Promise<unknown> {
   try {
     return await import(resolveExternal(spec, cwd));
   } catch (error) {
-    throw new Error(
+    throw new BootError(
+      'STACKD_PLUGIN_NOT_FOUND',
       `cannot load plugin '${spec}': ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
     );
   }
 }
@@ -84,20 +88,26 @@ function packageEntry(dir: string): string {
 function checkPlugin(spec: string, moduleValue: unknown): Plugin {
   const candidate = (moduleValue as { default?: unknown } | null)?.default ?? moduleValue;
   if (!isPlugin(candidate)) {
-    throw new Error(
+    throw new BootError(
+      'STACKD_PLUGIN_INVALID',
       `'${spec}' does not default-export a plugin made with definePlugin() from the stackd sdk`,
     );
   }
   if (!NAME.test(candidate.name))
-    throw new Error(
+    throw new BootError(
+      'STACKD_PLUGIN_INVALID',
       `plugin '${spec}' has an invalid name '${candidate.name}' (lower-case words with dashes)`,
     );
   if (candidate.apiVersion !== SDK_API_VERSION) {
-    throw new Error(
+    throw new BootError(
+      'STACKD_PLUGIN_INCOMPATIBLE',
       `plugin '${candidate.name}' targets sdk API version ${candidate.apiVersion}; this host speaks version ${SDK_API_VERSION}`,
     );
   }
   if (typeof candidate.register !== 'function')
-    throw new Error(`plugin '${candidate.name}' has no register function`);
+    throw new BootError(
+      'STACKD_PLUGIN_INVALID',
+      `plugin '${candidate.name}' has no register function`,
+    );
   return candidate;
 }

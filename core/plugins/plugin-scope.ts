@@ -46,6 +46,7 @@ import { ServiceRegistry } from '../runtime/service-registry.js';
 import type { PluginTasks } from '../runtime/task-runner.js';
 import type { FolderStorage } from '../storage/plugin-storage.js';
 import { StreamHub } from '../ws/stream-hub.js';
+import { BootError } from './boot-error.js';
 
 /** The context of one plugin, plus what core needs back from it (hooks, cleanup). */
 @injectable()
@@ -138,20 +139,25 @@ export class PluginScope implements PluginContext<unknown> {
 
   use<T>(ref: ServiceRef<T>): T {
     if (ref.owner !== 'core' && !(this.plugin.dependsOn ?? []).includes(ref.owner)) {
-      throw new Error(
+      throw new BootError(
+        'STACKD_SERVICE_UNDECLARED',
         `plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without listing '${ref.owner}' in dependsOn`,
       );
     }
     const service = this.services.lookup(ref);
     if (service === undefined)
-      throw new Error(`service '${ref.id}' used by plugin '${this.name}' is not provided`);
+      throw new BootError(
+        'STACKD_SERVICE_MISSING',
+        `service '${ref.id}' used by plugin '${this.name}' is not provided`,
+      );
     return service;
   }
 
   optional<T>(ref: ServiceRef<T>): T | undefined {
     const declared = [...(this.plugin.dependsOn ?? []), ...(this.plugin.optionalDependsOn ?? [])];
     if (ref.owner !== 'core' && !declared.includes(ref.owner)) {
-      throw new Error(
+      throw new BootError(
+        'STACKD_SERVICE_UNDECLARED',
         `plugin '${this.name}' uses service '${ref.id}' of plugin '${ref.owner}' without declaring '${ref.owner}' in dependsOn or optionalDependsOn`,
       );
     }
@@ -170,7 +176,8 @@ export class PluginScope implements PluginContext<unknown> {
 
   private assertOpen(call: string): void {
     if (this.sealed)
-      throw new Error(
+      throw new BootError(
+        'STACKD_DECLARE_AFTER_REGISTER',
         `plugin '${this.name}' called ctx.${call}() after register(); declare everything during register`,
       );
   }

@@ -17,12 +17,12 @@ test('dependencies come first; independent plugins keep their order', (t) => {
 test('a cycle is named', (t) => {
   t.throws(
     () => orderPlugins([node('a', ['b']), node('b', ['c']), node('c', ['a'])], (item) => item),
-    { message: 'plugin dependency cycle: a → b → c → a' },
+    { message: 'STACKD_DEPENDENCY_CYCLE: plugin dependency cycle: a → b → c → a' },
   );
 });
 
 test('a missing dependency is named', (t) => {
   t.throws(() => orderPlugins([node('a', ['ghost'])], (item) => item), {
-    message: "plugin 'a' depends on 'ghost', which is not loaded",
+    message: "STACKD_DEPENDENCY_MISSING: plugin 'a' depends on 'ghost', which is not loaded",
   });
 });

@@ -61,55 +61,59 @@ test('the plugin config slice is validated and defaulted', async (t) => {
   const error = await t.throwsAsync(
     startHost({ plugins: [HELLO_PLUGIN_DIR], config: { stackd: { hello: { greeting: 42 } } } }),
   );
-  t.regex(error.message, /plugin 'hello' at 'stackd\.hello\.greeting'/);
+  t.regex(error.message, /STACKD_CONFIG_INVALID: .*plugin 'hello' at 'stackd\.hello\.greeting'/);
 });
 
 const refusals: Array<[string, string[], RegExp]> = [
   [
     'a module without the plugin brand',
     [brokenPlugin('not-a-plugin')],
-    /does not default-export a plugin/,
+    /STACKD_PLUGIN_INVALID: .*does not default-export a plugin/,
   ],
   [
     'a plugin for another API version',
     [brokenPlugin('future-api')],
-    /plugin 'future' targets sdk API version 99/,
+    /STACKD_PLUGIN_INCOMPATIBLE: plugin 'future' targets sdk API version 99/,
   ],
   [
     'a register() that throws',
     [brokenPlugin('throws-register')],
-    /plugin 'explodes-early' failed to register: register blew up on purpose/,
+    /STACKD_REGISTER_FAILED: plugin 'explodes-early' failed to register: register blew up on purpose/,
   ],
   [
     'an onStart that rejects',
     [brokenPlugin('throws-start')],
-    /plugin 'explodes-late' failed to start: start blew up on purpose/,
+    /STACKD_START_FAILED: plugin 'explodes-late' failed to start: start blew up on purpose/,
   ],
   [
     'a route collision',
     [HELLO_PLUGIN_DIR, brokenPlugin('route-thief')],
-    /route POST \/hello\/echo of plugin 'route-thief' collides with POST \/hello\/echo of plugin 'hello'/,
+    /STACKD_ROUTE_DUPLICATE: route POST \/hello\/echo of plugin 'route-thief' collides with POST \/hello\/echo of plugin 'hello'/,
   ],
   [
     'a capability collision',
     [HELLO_PLUGIN_DIR, brokenPlugin('flag-thief')],
-    /capability 'hello_world' is declared by both plugin 'hello' and plugin 'flag-thief'/,
+    /STACKD_CAPABILITY_DUPLICATE: capability 'hello_world' is declared by both plugin 'hello' and plugin 'flag-thief'/,
   ],
-  ['a name collision', [HELLO_PLUGIN_DIR, HELLO_PLUGIN_DIR], /plugin name 'hello' is used by both/],
+  [
+    'a name collision',
+    [HELLO_PLUGIN_DIR, HELLO_PLUGIN_DIR],
+    /STACKD_PLUGIN_DUPLICATE: plugin name 'hello' is used by both/,
+  ],
   [
     'a missing dependency',
     [brokenPlugin('needs-missing')],
-    /plugin 'needy' depends on 'does-not-exist', which is not loaded/,
+    /STACKD_DEPENDENCY_MISSING: plugin 'needy' depends on 'does-not-exist', which is not loaded/,
   ],
   [
     'a path that does not exist',
     ['./no/such/plugin.js'],
-    /cannot load plugin '\.\/no\/such\/plugin\.js'/,
+    /STACKD_PLUGIN_NOT_FOUND: cannot load plugin '\.\/no\/such\/plugin\.js'/,
   ],
   [
     'a package that is not installed',
     ['stackd-plugin-nowhere'],
-    /package 'stackd-plugin-nowhere' is not installed/,
+    /STACKD_PLUGIN_NOT_FOUND: .*package 'stackd-plugin-nowhere' is not installed/,
   ],
 ];
 

@@ -25,6 +25,12 @@ export interface PluginDefinition<C extends TObject | undefined = undefined> {
   readonly optionalDependsOn?: readonly string[];
   /** Capability flags this plugin may turn on (SPEC flags or its own). */
   readonly capabilities?: readonly string[];
+  /**
+   * What the plugin may change through `ctx.stack.update`: its own slice `stackd.<name>`
+   * (the default), or the whole document (plugins whose job is editing it: config routes,
+   * onboarding). An update outside the allowed part is refused with 403 `CONFIG_OUTSIDE_SLICE`.
+   */
+  readonly configAccess?: 'own-slice' | 'document';
   /** Schema of the plugin's config slice (`stackd.<name>`); defaults are applied. */
   readonly config?: C;
   /** Declare routes, streams, services and hooks. No I/O here: start it in `onStart`. */

@@ -280,7 +280,7 @@ export class HostRuntime implements RunningHost {
       await runBounded(`plugin '${name}' background tasks`, this.timeouts.stopMs, () =>
         entry.tasks.stop(),
       ).catch((error: unknown) => this.logger.error(describeError(error)));
-      entry.scope.disposeEvents();
+      entry.scope.dispose();
       entry.storage.closeAll();
     }
     this.server?.closeAll();

@@ -47,6 +47,8 @@ import type { PluginTasks } from '../runtime/task-runner.js';
 import type { FolderStorage } from '../storage/plugin-storage.js';
 import { StreamHub } from '../ws/stream-hub.js';
 import { BootError } from './boot-error.js';
+import { PluginMetricsReader, PluginStack, Subscriptions } from './plugin-resources.js';
+import type { StackConfig } from '../../sdk/config.js';
 
 /** The context of one plugin, plus what core needs back from it (hooks, cleanup). */
 @injectable()
@@ -54,7 +56,10 @@ export class PluginScope implements PluginContext<unknown> {
   readonly startHooks: LifecycleHook[] = [];
   readonly stopHooks: LifecycleHook[] = [];
   readonly events: EventBus;
-  readonly disposeEvents: () => void;
+  readonly stack: StackConfig;
+  readonly metricsFeed: MetricsReader;
+  /** Held until the plugin stops; its size shows leaks in tests. */
+  readonly subscriptions = new Subscriptions();
   private sealed = false;
 
   constructor(
@@ -64,7 +69,7 @@ export class PluginScope implements PluginContext<unknown> {
     @inject(PLUGIN_STORAGE) readonly storage: FolderStorage,
     @inject(PLUGIN_TASKS) readonly tasks: PluginTasks,
     @inject(HOST_INFO) readonly host: HostInfo,
-    @inject(ConfigStore) readonly stack: ConfigStore,
+    @inject(ConfigStore) store: ConfigStore,
     @inject(RouteTable) private readonly routes: RouteTable,
     @inject(StreamHub) private readonly streams: StreamHub,
     @inject(ProxyTable) private readonly proxies: ProxyTable,
@@ -76,7 +81,19 @@ export class PluginScope implements PluginContext<unknown> {
   ) {
     const scoped = eventBus.scoped();
     this.events = scoped.bus;
-    this.disposeEvents = scoped.dispose;
+    this.subscriptions.keep(scoped.dispose);
+    this.stack = new PluginStack(
+      store,
+      plugin.name,
+      plugin.configAccess ?? 'own-slice',
+      this.subscriptions,
+    );
+    this.metricsFeed = new PluginMetricsReader(metricsRegistry, this.subscriptions);
+  }
+
+  /** Release every listener, validator and subscription the plugin made (at its stop). */
+  dispose(): void {
+    this.subscriptions.releaseAll();
   }
 
   get config(): unknown {
@@ -85,10 +102,6 @@ export class PluginScope implements PluginContext<unknown> {
 
   get name(): string {
     return this.plugin.name;
-  }
-
-  get metricsFeed(): MetricsReader {
-    return this.metricsRegistry;
   }
 
   /** End of register(): further declare-calls throw. */

@@ -36,6 +36,8 @@ export default definePlugin({
   version: '0.1.0',
   apiVersion: 1,
   optionalDependsOn: ['graph'],
+  // The config routes and onboarding edit the whole document.
+  configAccess: 'document',
   capabilities: ['optional_only_onboarding', 'optional_service_options'],
   config: SupervisorConfig,
   register(ctx) {

@@ -33,6 +33,8 @@ export interface HostOptions {
   };
   /** Host-owned routes (system routes), given the running host. */
   readonly systemRoutes: (host: RunningHost) => readonly AnyRouteDefinition[];
+  /** Service implementations by ref id that replace what plugins provide (tests). */
+  readonly serviceOverrides?: ReadonlyMap<string, unknown>;
   /** Where log lines go (stderr by default). */
   readonly logWrite?: (line: string) => void;
 }

@@ -60,7 +60,7 @@ export class HostRuntime implements RunningHost {
   readonly proxies = new ProxyTable();
   readonly capabilities = new CapabilityRegistry();
   readonly health = new HealthRegistry();
-  readonly services = new ServiceRegistry();
+  readonly services: ServiceRegistry;
   readonly sink: LogSink;
   readonly logger: Logger;
   readonly metrics: MetricsRegistry;
@@ -81,6 +81,7 @@ export class HostRuntime implements RunningHost {
     this.metrics = new MetricsRegistry(this.logger.child('metrics'));
     this.container = rootContainer.createChildContainer();
     this.timeouts = options.timeouts;
+    this.services = new ServiceRegistry(options.serviceOverrides);
   }
 
   get config(): ConfigStore {

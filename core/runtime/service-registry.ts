@@ -5,6 +5,12 @@ import type { ServiceRef } from '../../sdk/services.js';
 export class ServiceRegistry {
   private readonly services = new Map<string, { provider: string; implementation: unknown }>();
 
+  /**
+   * Implementations that replace whatever a plugin provides under the same ref (the test
+   * harness's `overrides`): the owner still registers, users get the override.
+   */
+  constructor(private readonly overrides: ReadonlyMap<string, unknown> = new Map()) {}
+
   /** Provide a ref; the plugin must own it (or it is an open `core.*` extension point). */
   provide<T>(plugin: string, ref: ServiceRef<T>, implementation: T): void {
     if (ref.owner !== plugin && ref.owner !== 'core') {
@@ -23,6 +29,7 @@ export class ServiceRegistry {
 
   /** The implementation, or undefined when nobody provides it. */
   lookup<T>(ref: ServiceRef<T>): T | undefined {
+    if (this.overrides.has(ref.id)) return this.overrides.get(ref.id) as T;
     return this.services.get(ref.id)?.implementation as T | undefined;
   }
 

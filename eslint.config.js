@@ -1,6 +1,44 @@
 // @ts-check
+import { dirname, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Plugins see the world only through the sdk: a relative import from plugins/<a>/ may not
+ * resolve into another plugin's folder, core/ or host/. Checked on the resolved path, so
+ * `../../other/x.js` is caught however deep the importing file sits.
+ */
+const boundaries = {
+  rules: {
+    'plugin-imports': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const root = import.meta.dirname;
+        const [area, owner] = relative(root, context.filename).split(sep);
+        if (area !== 'plugins') return {};
+        const check = (node) => {
+          const spec = node.source?.value;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          const [targetArea, targetPlugin] = relative(
+            root,
+            resolve(dirname(context.filename), spec),
+          ).split(sep);
+          const crossesPlugin = targetArea === 'plugins' && targetPlugin !== owner;
+          if (crossesPlugin || targetArea === 'core' || targetArea === 'host')
+            context.report({
+              node: node.source,
+              message: `plugin '${owner}' imports ${spec}: plugins import only from sdk/ (use a service contract in sdk/contracts for another plugin).`,
+            });
+        };
+        return {
+          ImportDeclaration: check,
+          ExportAllDeclaration: check,
+          ExportNamedDeclaration: check,
+        };
+      },
+    },
+  },
+};
 
 export default tseslint.config(
   {
@@ -22,7 +60,9 @@ export default tseslint.config(
   {
     // Plugins see the world only through the sdk.
     files: ['plugins/**/*.ts'],
+    plugins: { boundaries },
     rules: {
+      'boundaries/plugin-imports': 'error',
       'no-restricted-imports': [
         'error',
         {
@@ -36,6 +76,8 @@ export default tseslint.config(
   },
   {
     files: ['sdk/**/*.ts'],
+    // The test harness boots a real host: the one part of the sdk that reaches into core.
+    ignores: ['sdk/testing/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -86,6 +86,8 @@ function supervisorOver(children: readonly ChildProcess[]): ProcessSupervisor {
     start: unused,
     stop: unused,
     restart: unused,
+    launch: unused,
+    addStartPreparer: unused,
   };
 }
 

@@ -2,6 +2,7 @@
 export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> = {
   auth: () => import('../plugins/auth/index.js'),
   supervisor: () => import('../plugins/supervisor/index.js'),
+  onboarding: () => import('../plugins/onboarding/index.js'),
   graph: () => import('../plugins/graph/index.js'),
   metrics: () => import('../plugins/metrics/index.js'),
 };

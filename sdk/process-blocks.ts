@@ -6,6 +6,7 @@
  * the document through these functions, so a name resolves the same way everywhere.
  */
 import { isJsonRecord, type JsonRecord } from './config.js';
+import { NotFoundError } from './errors.js';
 
 /** The host's own section key. */
 export const HOST_SECTION = 'stackd';
@@ -113,4 +114,16 @@ export function findProcessEntry(
     if (found.length === 1) return found[0];
   }
   return undefined;
+}
+
+/** The entry a request names (as {@link findProcessEntry}); a 404 naming `field` when none. */
+export function requireProcessEntry(
+  entries: readonly ProcessEntry[],
+  requested: string,
+  field = 'process_name',
+): ProcessEntry {
+  const found = findProcessEntry(entries, requested);
+  if (found === undefined)
+    throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${requested}' not found`, { field });
+  return found;
 }

@@ -65,17 +65,6 @@ export const SupervisorConfig = Type.Object({
     description: 'At host stop, every process group still alive after this is killed.',
   }),
   restart_policy: Type.Object(RestartPolicyConfig.properties, { default: {} }),
-  catalog_file: Type.String({
-    default: '',
-    description:
-      'A service catalog file ({"services": [...]}) whose entries add to or replace the shipped ' +
-      'ones by key (relative paths → data dir). Read at start.',
-  }),
-  service_ui_enabled: Type.Boolean({
-    default: false,
-    description:
-      'Service UIs reverse proxy at /service/ui/<key>/ (POST /config/service-ui changes and saves it).',
-  }),
 });
 /** Type of {@link SupervisorConfig}. */
 export type SupervisorConfig = Static<typeof SupervisorConfig>;

@@ -1,7 +1,8 @@
 /**
  * The supervisor plugin: runs the processes of the configuration file and serves the process,
- * logs and config routes, onboarding (the service catalog), service UIs, raw service config
- * files and the /ws/status stream. Wiring only.
+ * logs and config routes and the /ws/status and /ws/logs streams. Media-stack knowledge (the
+ * service catalog, onboarding, service config files, service UIs) lives in the onboarding
+ * plugin, which prepares launches through `addStartPreparer`. Wiring only.
  */
 import {
   definePlugin,
@@ -10,9 +11,6 @@ import {
   processSupervisorRef,
   type JsonRecord,
 } from '../../sdk/index.js';
-import { serviceCatalogRef } from '../../sdk/index.js';
-import { loadCatalogs } from './catalog/load-catalog.js';
-import { ServiceCatalogRegistry } from './catalog/service-catalog.js';
 import { SupervisorConfig } from './config.js';
 import { registerConfigRoutes } from './config-routes/register-config-routes.js';
 import { LogLineBus } from './logs/log-line-bus.js';
@@ -23,12 +21,9 @@ import { ProcessControl } from './routes/control.js';
 import { registerControlRoutes } from './routes/control-routes.js';
 import { registerProcessRoutes } from './routes/process-routes.js';
 import { registerStatusStream } from './routes/status-stream.js';
-import { CoreServiceStarter } from './onboarding/core-service-starter.js';
-import { registerOnboardingRoutes } from './onboarding/register-onboarding-routes.js';
-import { runSetupHooks } from './onboarding/setup-hooks.js';
-import { registerServiceConfigRoute } from './service-config/register-service-config-route.js';
-import { registerServiceUi } from './service-ui/register-service-ui.js';
+import { StartPreparers } from './start-preparers.js';
 import { Supervisor } from './supervisor.js';
+import { supervisorService } from './supervisor-service.js';
 import { PidRegistry } from './runtime/pid-registry.js';
 
 export default definePlugin({
@@ -36,9 +31,8 @@ export default definePlugin({
   version: '0.1.0',
   apiVersion: 1,
   optionalDependsOn: ['graph'],
-  // The config routes and onboarding edit the whole document.
+  // The config routes edit the whole document.
   configAccess: 'document',
-  capabilities: ['optional_only_onboarding', 'optional_service_options'],
   config: SupervisorConfig,
   register(ctx) {
     const bus = new LogLineBus({
@@ -68,43 +62,16 @@ export default definePlugin({
         });
       },
     });
-    ctx.provide(processSupervisorRef, supervisor);
-    const catalog = new ServiceCatalogRegistry();
-    ctx.provide(serviceCatalogRef, catalog);
-    ctx.onStart(() => loadCatalogs(catalog, ctx.config.catalog_file, ctx.host.dataDir));
-    const setup = (entry: Parameters<typeof runSetupHooks>[0]) =>
-      runSetupHooks(entry, {
-        catalog,
-        stack: ctx.stack,
-        dataDir: ctx.host.dataDir,
-        logger: ctx.logger,
-        entries: () => supervisor.entries(),
-      });
-    const responseTimeoutMs = ctx.config.start_response_timeout_sec * 1000;
+    const preparers = new StartPreparers();
+    const control = new ProcessControl(
+      supervisor,
+      ctx.config.start_response_timeout_sec * 1000,
+      preparers,
+    );
+    ctx.provide(processSupervisorRef, supervisorService(supervisor, control, preparers));
 
     registerProcessRoutes(ctx, supervisor);
-    registerControlRoutes(
-      ctx,
-      supervisor,
-      new ProcessControl(supervisor, responseTimeoutMs, setup),
-    );
-    registerOnboardingRoutes(ctx, {
-      catalog,
-      starter: new CoreServiceStarter({
-        catalog,
-        stack: ctx.stack,
-        supervisor,
-        control: new ProcessControl(supervisor, responseTimeoutMs),
-        setup,
-        reservedPorts: () => {
-          const base = ctx.host.baseUrl();
-          return base === null ? [] : [Number(new URL(base).port)];
-        },
-        logger: ctx.logger.child('onboarding'),
-      }),
-    });
-    registerServiceUi(ctx);
-    registerServiceConfigRoute(ctx, { supervisor, catalog });
+    registerControlRoutes(ctx, supervisor, control);
     publishStatus = registerStatusStream(ctx, () => supervisor.states());
     registerLogRoutes(ctx, {
       bus,

@@ -33,7 +33,10 @@ async function usageOf(pids: readonly number[]): Promise<Usage> {
   }
 }
 
-async function treeOf(supervisor: ProcessSupervisor, state: ProcessState): Promise<number[]> {
+async function treeOf(
+  supervisor: Pick<ProcessSupervisor, 'states' | 'pidTree'>,
+  state: ProcessState,
+): Promise<number[]> {
   if (state.pid === null) return [];
   try {
     return await supervisor.pidTree(state.process_name);
@@ -44,7 +47,7 @@ async function treeOf(supervisor: ProcessSupervisor, state: ProcessState): Promi
 
 /** Collect one `processes` sample: `{ <process_name>: ProcessMetrics }`. */
 export async function collectProcessMetrics(
-  supervisor: ProcessSupervisor,
+  supervisor: Pick<ProcessSupervisor, 'states' | 'pidTree'>,
 ): Promise<Record<string, ProcessMetrics>> {
   const states = supervisor.states();
   const trees = await Promise.all(states.map((state) => treeOf(supervisor, state)));
@@ -81,7 +84,7 @@ export async function collectProcessMetrics(
 
 /** The supervisor's `processes` collector (wire it with `ctx.metrics(...)`). */
 export function createProcessMetricsCollector(
-  supervisor: ProcessSupervisor,
+  supervisor: Pick<ProcessSupervisor, 'states' | 'pidTree'>,
   options: ProcessMetricsOptions = {},
 ): MetricsCollectorDefinition {
   return {

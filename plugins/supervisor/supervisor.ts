@@ -5,16 +5,19 @@
  */
 import {
   BadRequestError,
-  NotFoundError,
   type DependencyGraphService,
   type JsonRecord,
   type Logger,
   type ProcessDescriptor,
   type ProcessState,
-  type ProcessSupervisor,
 } from '../../sdk/index.js';
 import { ProcessSpecError } from './command-line.js';
-import { findProcessEntry, listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
+import {
+  findProcessEntry,
+  listProcessEntries,
+  requireProcessEntry,
+  type ProcessEntry,
+} from '../../sdk/index.js';
 import type { SupervisorConfig } from './config.js';
 import type { LogLineBus } from './logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';
@@ -53,7 +56,7 @@ function descriptor(entry: ProcessEntry): ProcessDescriptor {
 }
 
 /** All supervised processes. */
-export class Supervisor implements ProcessSupervisor {
+export class Supervisor {
   private readonly runners = new Map<string, ProcessRunner>();
   private readonly writers: LogWriters;
   /** Dependencies used at boot, reused for the reverse order at shutdown. */
@@ -88,10 +91,7 @@ export class Supervisor implements ProcessSupervisor {
 
   /** The entry a request names; a 404 when unknown. */
   requireEntry(requested: string, field = 'process_name'): ProcessEntry {
-    const found = this.entry(requested);
-    if (found === undefined)
-      throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${requested}' not found`, { field });
-    return found;
+    return requireProcessEntry(this.entries(), requested, field);
   }
 
   /**

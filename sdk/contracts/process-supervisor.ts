@@ -31,6 +31,30 @@ export interface ProcessState {
   readonly reason: string | null;
 }
 
+/** Options of {@link ProcessSupervisor.launch}. */
+export interface LaunchOptions {
+  /** Restart when it runs (default: start, a no-op when running). */
+  readonly restart?: boolean;
+  /** How long to wait for running; the supervisor's `start_response_timeout_sec` by default. */
+  readonly waitMs?: number;
+  /** Run the start preparers first (default true). */
+  readonly prepare?: boolean;
+}
+
+/** What a launch came to: `done` is false when the process still starts after the wait. */
+export interface LaunchResult {
+  readonly done: boolean;
+  readonly state: ProcessState;
+}
+
+/**
+ * Runs before every launch of a process through the control routes or {@link
+ * ProcessSupervisor.launch}: prepares what the service needs (its own config files, block
+ * fields). Changes it makes to the configuration document are read by the launch that follows.
+ * A throw aborts the launch and becomes the answer (typed sdk errors keep their status).
+ */
+export type StartPreparer = (process: ProcessDescriptor) => Promise<void> | void;
+
 /** The supervisor's service. */
 export interface ProcessSupervisor {
   /** Every process of the configuration, in file order. */
@@ -48,6 +72,14 @@ export interface ProcessSupervisor {
   start(processName: string): Promise<ProcessState>;
   stop(processName: string): Promise<ProcessState>;
   restart(processName: string): Promise<ProcessState>;
+  /**
+   * Start (or restart) as the control routes do: preparers first, then wait for running up to
+   * `waitMs`. A process that exits during its start check rejects with 409
+   * `PROCESS_START_FAILED` naming the exit reason; an invalid block with 400; unknown with 404.
+   */
+  launch(processName: string, options?: LaunchOptions): Promise<LaunchResult>;
+  /** Add a before-start extension (setup hooks); returns a function removing it. */
+  addStartPreparer(preparer: StartPreparer): () => void;
 }
 
 /** The service ref. */

@@ -1,7 +1,7 @@
 /**
- * `supervisor.service-catalog`: the services onboarding knows (core services, the dependency
+ * `onboarding.service-catalog`: the services onboarding knows (core services, the dependency
  * templates they need, optional services) and the setup hooks run before a service launches.
- * The supervisor ships its own catalog as data; other plugins add entries and hooks here.
+ * The onboarding plugin ships its own catalog as data; other plugins add entries and hooks here.
  */
 import type { JsonRecord } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -78,8 +78,8 @@ export interface ServiceCatalog {
   services(): CatalogService[];
 }
 
-/** The service ref (owner: the supervisor plugin). */
+/** The service ref (owner: the onboarding plugin). */
 export const serviceCatalogRef = createServiceRef<ServiceCatalog>({
-  id: 'supervisor.service-catalog',
-  owner: 'supervisor',
+  id: 'onboarding.service-catalog',
+  owner: 'onboarding',
 });

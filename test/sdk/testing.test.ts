@@ -54,6 +54,8 @@ function fakeSupervisor(names: readonly string[]): ProcessSupervisor {
     start: (name) => Promise.resolve(stopped(name)),
     stop: (name) => Promise.resolve(stopped(name)),
     restart: (name) => Promise.resolve(stopped(name)),
+    launch: (name) => Promise.resolve({ done: true, state: stopped(name) }),
+    addStartPreparer: () => () => undefined,
   };
 }
 

@@ -10,8 +10,9 @@ import {
   HttpError,
   type ProcessState,
 } from '../../../sdk/index.js';
-import type { ProcessEntry } from '../../../sdk/index.js';
+import type { LaunchOptions, LaunchResult, ProcessEntry } from '../../../sdk/index.js';
 import type { StartOutcome } from '../runtime/runner-types.js';
+import type { StartPreparers } from '../start-preparers.js';
 import type { Supervisor } from '../supervisor.js';
 
 /** What a start or restart came to. */
@@ -24,25 +25,50 @@ export class ProcessControl {
   constructor(
     private readonly supervisor: Supervisor,
     private readonly responseTimeoutMs: number,
-    /** Runs before every start and restart (setup hooks); returns the entry to launch. */
-    private readonly prepare?: (entry: ProcessEntry) => Promise<ProcessEntry>,
+    /** Run before every start and restart (setup hooks of other plugins). */
+    private readonly preparers: StartPreparers,
   ) {}
 
+  /** The contract's launch: by name, with the preparers unless told otherwise. */
+  launch(processName: string, options: LaunchOptions = {}): Promise<LaunchResult> {
+    return this.start(this.supervisor.requireEntry(processName), options.restart ?? false, {
+      prepare: options.prepare ?? true,
+      waitMs: options.waitMs ?? this.responseTimeoutMs,
+    });
+  }
+
   /** Start (or restart) and wait for running, bounded; a failure throws a typed error. */
-  async start(requested: ProcessEntry, restart: boolean): Promise<BoundedStart> {
-    const entry = this.prepare === undefined ? requested : await this.prepare(requested);
+  async start(
+    requested: ProcessEntry,
+    restart: boolean,
+    options: { prepare?: boolean; waitMs?: number } = {},
+  ): Promise<BoundedStart> {
+    const entry = options.prepare === false ? requested : await this.prepare(requested);
     const pending = restart
       ? this.supervisor.restartEntry(entry)
       : this.supervisor.startEntry(entry);
     const timer = new AbortController();
     const outcome = await Promise.race([
       pending,
-      sleep(this.responseTimeoutMs, undefined, { signal: timer.signal }).catch(() => undefined),
+      sleep(options.waitMs ?? this.responseTimeoutMs, undefined, { signal: timer.signal }).catch(
+        () => undefined,
+      ),
     ]);
     timer.abort();
     if (outcome === undefined) return { done: false, state: this.supervisor.stateOf(entry) };
     throwIfFailed(outcome);
     return { done: true, state: outcome.state };
+  }
+
+  /** Run the preparers, then read the entry again: they may have changed its block. */
+  private async prepare(entry: ProcessEntry): Promise<ProcessEntry> {
+    const process = this.supervisor.find(entry.process_name);
+    if (entry.self || this.preparers.size === 0 || process === undefined) return entry;
+    await this.preparers.run(process);
+    const samePath = (candidate: ProcessEntry): boolean =>
+      candidate.path.length === entry.path.length &&
+      candidate.path.every((key, index) => key === entry.path[index]);
+    return this.supervisor.entries().find(samePath) ?? entry;
   }
 
   /** Stop; the API's own entry is refused (400 PROCESS_SELF_STOP). */

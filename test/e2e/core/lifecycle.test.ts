@@ -22,7 +22,10 @@ test('a hook that never finishes cannot hold the stop past its budget', async (t
   const began = Date.now();
   t.is(await host.stop(), 0);
   t.true(Date.now() - began < 10_000);
-  t.regex(host.output(), /STACKD_HOOK_TIMEOUT: plugin 'slow-stop' stop did not finish within 300 ms/);
+  t.regex(
+    host.output(),
+    /STACKD_HOOK_TIMEOUT: plugin 'slow-stop' stop did not finish within 300 ms/,
+  );
 });
 
 test('the listen address comes from --port/--host, else from stackd.api_service', async (t) => {

@@ -29,7 +29,7 @@ test('the service UI proxy reaches a service over HTTP and WebSocket once enable
 
   const enabled = await request(host.url, '/config/service-ui', { body: { enabled: true } });
   t.like(enabled.body, { enabled: true });
-  t.is(configOnDisk(host).stackd.supervisor.service_ui_enabled, true);
+  t.is(configOnDisk(host).stackd.onboarding.service_ui_enabled, true);
 
   const page = await request(host.url, '/service/ui/web_app/some/page?x=1', {
     method: 'POST',
@@ -49,5 +49,5 @@ test('the service UI proxy reaches a service over HTTP and WebSocket once enable
   const disabled = await request(host.url, '/config/service-ui', { body: { enabled: false } });
   t.like(disabled.body, { enabled: false });
   t.is((await request(host.url, '/service/ui/web_app/')).status, 404);
-  t.is(configOnDisk(host).stackd.supervisor.service_ui_enabled, false);
+  t.is(configOnDisk(host).stackd.onboarding.service_ui_enabled, false);
 });

@@ -9,7 +9,7 @@ export default definePlugin({
   name: 'catalog-extension',
   version: '1.0.0',
   apiVersion: 1,
-  dependsOn: ['supervisor'],
+  dependsOn: ['onboarding'],
   register(ctx) {
     const catalog = ctx.use(serviceCatalogRef);
     catalog.addServices([

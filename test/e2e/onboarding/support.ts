@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIXTURES_DIR, tempDir, type RunningHostProcess } from '../../helpers/start-host.js';
 import { startSupervisor } from '../supervisor/support.js';
+import { builtinPlugin } from '../../helpers/fixture-paths.js';
 
 export { fixtureBlock, program, isAlive } from '../supervisor/support.js';
 
@@ -23,8 +24,9 @@ export function startWithTestCatalog(
     catalog.replaceAll('__PROGRAMS__', join(FIXTURES_DIR, 'programs')),
   );
   return startSupervisor(services, {
-    supervisor: { catalog_file: 'test-catalog.json', ...options.supervisor },
-    plugins: options.plugins ?? [],
+    sections: { onboarding: { catalog_file: 'test-catalog.json' } },
+    ...(options.supervisor === undefined ? {} : { supervisor: options.supervisor }),
+    plugins: [builtinPlugin('onboarding'), ...(options.plugins ?? [])],
     host: { dataDir },
   });
 }

@@ -32,6 +32,8 @@ export function startSupervisor(
   services: Record<string, unknown>,
   options: {
     supervisor?: Record<string, unknown>;
+    /** Other sections of `stackd` (other plugins' slices). */
+    sections?: Record<string, unknown>;
     /** More plugins (paths) to load besides the supervisor. */
     plugins?: readonly string[];
     host?: Partial<StartHostOptions>;
@@ -42,6 +44,7 @@ export function startSupervisor(
       stackd: {
         api_service: { enabled: true, process_name: 'stackd API', log_level: 'INFO' },
         supervisor: { start_check_ms: 300, ...options.supervisor },
+        ...options.sections,
       },
       ...services,
     },

@@ -61,6 +61,8 @@ function supervisorWith(states: Record<string, ProcessState['status']>): Process
     start: unused,
     stop: unused,
     restart: unused,
+    launch: unused,
+    addStartPreparer: unused,
     state: (name) => {
       const status = states[name];
       return status === undefined

@@ -64,6 +64,8 @@ function supervisorOf(states: ProcessState[]): ProcessSupervisor {
     start: unused,
     stop: unused,
     restart: unused,
+    launch: unused,
+    addStartPreparer: unused,
   };
 }
 

@@ -1,5 +1,5 @@
 /** Request and response schemas of the onboarding routes. */
-import { JsonObject, StringEnum, Type, type Static } from '../../../sdk/index.js';
+import { JsonObject, StringEnum, Type, type Static } from '../../sdk/index.js';
 
 const ServiceOptions = Type.Record(Type.String(), JsonObject, {
   description:

@@ -5,7 +5,7 @@ import { listProcessEntries } from '../../../../sdk/index.js';
 import {
   canListen,
   resolvePort,
-} from '../../../../plugins/supervisor/onboarding/port-conflicts.js';
+} from '../../../../plugins/onboarding/start/port-conflicts.js';
 
 test('a port bound on 127.0.0.1 moves to the next free one', async (t) => {
   const server = createServer();

@@ -2,7 +2,7 @@ import test from 'ava';
 import {
   serviceUiEnabled,
   serviceUis,
-} from '../../../../plugins/supervisor/service-ui/service-ui-map.js';
+} from '../../../../plugins/onboarding/service-ui/service-ui-map.js';
 
 test('enabled processes with a port are listed with their key; the API and disabled ones are not', (t) => {
   const document = {

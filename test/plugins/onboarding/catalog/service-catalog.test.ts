@@ -1,10 +1,10 @@
 import test from 'ava';
-import { ServiceCatalogRegistry } from '../../../../plugins/supervisor/catalog/service-catalog.js';
+import { ServiceCatalogRegistry } from '../../../../plugins/onboarding/catalog/service-catalog.js';
 import {
   loadCatalogs,
   SHIPPED_CATALOG,
   readCatalogFile,
-} from '../../../../plugins/supervisor/catalog/load-catalog.js';
+} from '../../../../plugins/onboarding/catalog/load-catalog.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

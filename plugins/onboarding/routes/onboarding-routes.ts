@@ -4,8 +4,8 @@
  */
 import type { PluginContext } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
-import { coreServicesView, optionalServicesView } from './catalog-views.js';
-import type { CoreServiceStarter } from './core-service-starter.js';
+import { coreServicesView, optionalServicesView } from '../start/catalog-views.js';
+import type { CoreServiceStarter } from '../start/core-service-starter.js';
 import {
   CoreServicesResponse,
   OnboardingChange,
@@ -14,7 +14,7 @@ import {
   OptionalServicesResponse,
   StartCoreServiceBody,
   StartCoreServiceResponse,
-} from './onboarding-schemas.js';
+} from '../schemas.js';
 
 const START_DESCRIPTION = [
   'Configures and starts core services with their dependencies, and optional services.',

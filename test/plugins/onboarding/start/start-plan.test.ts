@@ -1,10 +1,10 @@
 import test from 'ava';
-import { ServiceCatalogRegistry } from '../../../../plugins/supervisor/catalog/service-catalog.js';
+import { ServiceCatalogRegistry } from '../../../../plugins/onboarding/catalog/service-catalog.js';
 import {
   applyPlanItem,
   fillTemplate,
-} from '../../../../plugins/supervisor/onboarding/plan-block.js';
-import { buildStartPlan } from '../../../../plugins/supervisor/onboarding/start-plan.js';
+} from '../../../../plugins/onboarding/start/plan-block.js';
+import { buildStartPlan } from '../../../../plugins/onboarding/start/start-plan.js';
 
 function catalog(): ServiceCatalogRegistry {
   const registry = new ServiceCatalogRegistry();

@@ -7,9 +7,8 @@
 import { isHttpError, type JsonRecord, type Logger, type StackConfig } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import type { ProcessEntry } from '../../../sdk/index.js';
-import type { ProcessControl } from '../routes/control.js';
-import type { Supervisor } from '../supervisor.js';
-import type { StartCoreServiceBody, StartError, StartResult } from './onboarding-schemas.js';
+import type { ProcessSupervisor } from '../../../sdk/index.js';
+import type { StartCoreServiceBody, StartError, StartResult } from '../schemas.js';
 import { applyPlanItem } from './plan-block.js';
 import { resolvePort } from './port-conflicts.js';
 import { entryAtPath } from './setup-hooks.js';
@@ -19,9 +18,10 @@ import { buildStartPlan, type PlanItem } from './start-plan.js';
 export interface CoreServiceStarterDeps {
   readonly catalog: ServiceCatalogRegistry;
   readonly stack: StackConfig;
-  readonly supervisor: Supervisor;
-  /** Launch with a bounded wait (without setup hooks: the starter runs them itself). */
-  readonly control: ProcessControl;
+  /** Launches with a bounded wait (without its preparers: the starter runs setup itself). */
+  readonly supervisor: () => ProcessSupervisor;
+  /** The process entries of the current document. */
+  readonly entries: () => ProcessEntry[];
   /** Setup hooks of an entry; returns the entry as saved afterwards. */
   readonly setup: (entry: ProcessEntry) => Promise<ProcessEntry>;
   /** Ports taken whatever the blocks say (the host's own listen port). */
@@ -89,7 +89,7 @@ export class CoreServiceStarter {
   }
 
   private entryAt(path: readonly string[]): ProcessEntry {
-    const found = entryAtPath(this.deps.supervisor.entries(), path);
+    const found = entryAtPath(this.deps.entries(), path);
     if (found === undefined) throw new Error(`no process block at ${path.join('.')}`);
     return found;
   }
@@ -98,14 +98,14 @@ export class CoreServiceStarter {
     item: PlanItem,
   ): Promise<{ process_name: string; status: StartResult['status'] }> {
     let entry = this.entryAt(item.path);
-    const { supervisor } = this.deps;
+    const supervisor = this.deps.supervisor();
     if (entry.block.enabled !== true)
       return { process_name: entry.process_name, status: 'disabled' };
-    const before = supervisor.stateOf(entry).status;
+    const before = supervisor.state(entry.process_name)?.status;
     if (before === 'running' || before === 'starting')
       return { process_name: entry.process_name, status: 'already_running' };
     entry = await this.deps.setup(entry);
-    const moved = await resolvePort(entry, supervisor.entries(), {
+    const moved = await resolvePort(entry, this.deps.entries(), {
       reserved: this.deps.reservedPorts(),
     });
     if (moved !== null) {
@@ -118,7 +118,7 @@ export class CoreServiceStarter {
       });
       entry = this.entryAt(item.path);
     }
-    const outcome = await this.deps.control.start(entry, false);
+    const outcome = await supervisor.launch(entry.process_name, { prepare: false });
     return { process_name: entry.process_name, status: outcome.done ? 'started' : 'starting' };
   }
 

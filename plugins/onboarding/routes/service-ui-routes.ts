@@ -1,7 +1,7 @@
 /**
  * Service UIs: GET/POST /config/service-ui and the reverse proxy at `/service/ui/<key>/` (core's
  * proxy: HTTP streamed both ways, WebSocket upgrades, behind the auth gate). The switch is
- * `stackd.supervisor.service_ui_enabled` in the configuration, saved when toggled; while it is
+ * `stackd.onboarding.service_ui_enabled` in the configuration, saved when toggled; while it is
  * off, or for a key that is unknown or disabled, the proxy answers 404.
  */
 import { Type, type JsonRecord, type PluginContext } from '../../../sdk/index.js';
@@ -10,7 +10,7 @@ import {
   serviceUiEnabled,
   serviceUis,
   type ServiceUi,
-} from './service-ui-map.js';
+} from '../service-ui/service-ui-map.js';
 
 const ServiceUiEntry = Type.Object({
   name: Type.String({ description: 'The process_name.' }),
@@ -26,7 +26,7 @@ const ServiceUiList = Type.Object({
 const ServiceUiToggle = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
 const ServiceUiToggled = Type.Object({ message: Type.String(), enabled: Type.Boolean() });
 
-const ENABLED_PATH = ['stackd', 'supervisor', 'service_ui_enabled'] as const;
+const ENABLED_PATH = ['stackd', 'onboarding', 'service_ui_enabled'] as const;
 
 /** Declare the routes and the proxy. */
 export function registerServiceUi(ctx: PluginContext<unknown>): void {
@@ -84,7 +84,7 @@ export function registerServiceUi(ctx: PluginContext<unknown>): void {
       await ctx.stack.update(
         (draft) => {
           const host = objectAt(draft, 'stackd');
-          objectAt(host, 'supervisor').service_ui_enabled = body.enabled;
+          objectAt(host, 'onboarding').service_ui_enabled = body.enabled;
         },
         { persist: [...ENABLED_PATH], reason: 'service-ui' },
       );

@@ -4,7 +4,7 @@ import {
   loadFormatParsers,
   formatOf,
   parseFormat,
-} from '../../../../plugins/supervisor/service-config/config-formats.js';
+} from '../../../../plugins/onboarding/service-config/config-formats.js';
 
 test.before(() => loadFormatParsers());
 

@@ -4,7 +4,7 @@
  * lower-cased with anything but letters, digits, `_` and `-` turned into `_`. Pure.
  */
 import type { JsonRecord } from '../../../sdk/index.js';
-import { listProcessEntries, type ProcessEntry } from '../../../sdk/index.js';
+import { isJsonRecord, listProcessEntries, type ProcessEntry } from '../../../sdk/index.js';
 
 /** The proxy's path prefix. */
 export const SERVICE_UI_PREFIX = '/service/ui';
@@ -55,11 +55,16 @@ export function serviceUis(document: JsonRecord): ServiceUi[] {
   return uis;
 }
 
-/** `stackd.supervisor.service_ui_enabled` of a document. */
+/**
+ * `stackd.onboarding.service_ui_enabled` of a document; a configuration written before the
+ * onboarding plugin existed kept it in `stackd.supervisor`, which still counts when the new
+ * place is unset.
+ */
 export function serviceUiEnabled(document: JsonRecord): boolean {
   const host = document.stackd;
-  if (typeof host !== 'object' || host === null || Array.isArray(host)) return false;
-  const slice = (host as JsonRecord).supervisor;
-  if (typeof slice !== 'object' || slice === null || Array.isArray(slice)) return false;
-  return (slice as JsonRecord).service_ui_enabled === true;
+  if (!isJsonRecord(host)) return false;
+  for (const slice of [host.onboarding, host.supervisor])
+    if (isJsonRecord(slice) && typeof slice.service_ui_enabled === 'boolean')
+      return slice.service_ui_enabled;
+  return false;
 }

@@ -9,7 +9,7 @@ import type { JsonRecord } from '../../../sdk/index.js';
 import type { CatalogService } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import { findProcessEntry, listProcessEntries } from '../../../sdk/index.js';
-import type { CoreServiceRequest, StartCoreServiceBody, StartError } from './onboarding-schemas.js';
+import type { CoreServiceRequest, StartCoreServiceBody, StartError } from '../schemas.js';
 
 /** The core service a dependency is started for. */
 export interface CoreRef {

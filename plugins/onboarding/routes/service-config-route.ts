@@ -1,8 +1,17 @@
 /** POST /config/service-config: read or replace the config file a service's block declares. */
-import { StringEnum, Type, type PluginContext } from '../../../sdk/index.js';
+import {
+  listProcessEntries,
+  requireProcessEntry,
+  StringEnum,
+  Type,
+  type PluginContext,
+} from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
-import type { Supervisor } from '../supervisor.js';
-import { configTarget, readServiceConfig, writeServiceConfig } from './service-config-file.js';
+import {
+  configTarget,
+  readServiceConfig,
+  writeServiceConfig,
+} from '../service-config/service-config-file.js';
 
 const Format = StringEnum(['json', 'yaml', 'conf', 'python', 'xml'] as const);
 
@@ -53,7 +62,7 @@ const DESCRIPTION = [
 /** Declare the route. */
 export function registerServiceConfigRoute(
   ctx: PluginContext<unknown>,
-  deps: { supervisor: Supervisor; catalog: ServiceCatalogRegistry },
+  deps: { catalog: ServiceCatalogRegistry },
 ): void {
   ctx.route({
     method: 'POST',
@@ -66,7 +75,8 @@ export function registerServiceConfigRoute(
       response: Type.Union([ServiceConfigRead, ServiceConfigWritten]),
     },
     handler: async ({ body }) => {
-      const entry = deps.supervisor.requireEntry(body.service_name, 'service_name');
+      const entries = listProcessEntries(ctx.stack.read());
+      const entry = requireProcessEntry(entries, body.service_name, 'service_name');
       const target = configTarget(
         entry.block,
         ctx.host.dataDir,

@@ -9,8 +9,12 @@ import { filesystemPaths, MetricsConfig, networkInterfaces } from './config.js';
 import { HistoryRecorder } from './history/history-recorder.js';
 import { MetricsHistoryStore } from './history/history-store.js';
 import { MetricsFeedService } from './metrics-feed-service.js';
-import { registerMetricsStream } from './metrics-stream.js';
-import { registerMetricsRoutes } from './routes.js';
+import {
+  latestMetricsRoute,
+  metricsHistoryRoute,
+  metricsSeriesRoute,
+} from './routes/metrics-routes.js';
+import { registerMetricsStream } from './streams/metrics-stream.js';
 import { SystemCollector } from './system/system-collector.js';
 
 const DAY_MS = 86_400_000;
@@ -47,7 +51,10 @@ export default definePlugin({
     ctx.capability('metrics_history_storage', () => feed.historyActive);
     ctx.capability('metrics_filesystem_selection', true);
     ctx.capability('metrics_network_interface_selection', true);
-    registerMetricsRoutes(ctx, feed);
+    ctx.route(latestMetricsRoute(feed));
+    ctx.route(metricsHistoryRoute(feed));
+    ctx.route(metricsSeriesRoute(feed));
+    // /ws/metrics
     const publish = registerMetricsStream(ctx, feed, config.interval_ms);
 
     let unsubscribe: (() => void) | undefined;

@@ -15,9 +15,21 @@ import {
 import { loadCatalogs } from './catalog/load-catalog.js';
 import { ServiceCatalogRegistry } from './catalog/service-catalog.js';
 import { OnboardingConfig } from './config.js';
-import { registerOnboardingRoutes } from './routes/onboarding-routes.js';
-import { registerServiceConfigRoute } from './routes/service-config-route.js';
-import { registerServiceUi } from './routes/service-ui-routes.js';
+import {
+  coreServicesRoute,
+  onboardingCompletedRoute,
+  onboardingStatusRoute,
+  optionalServicesRoute,
+  resetOnboardingRoute,
+  startCoreServiceRoute,
+} from './routes/onboarding-routes.js';
+import { serviceConfigRoute } from './routes/service-config-route.js';
+import {
+  serviceUiListRoute,
+  serviceUiProxy,
+  serviceUiToggleRoute,
+} from './routes/service-ui-routes.js';
+import { ServiceUiState } from './service-ui/service-ui-state.js';
 import { CoreServiceStarter } from './start/core-service-starter.js';
 import { runSetupHooks } from './start/setup-hooks.js';
 
@@ -43,23 +55,38 @@ export default definePlugin({
         entries,
       });
 
-    registerOnboardingRoutes(ctx, {
+    const starter = new CoreServiceStarter({
       catalog,
-      starter: new CoreServiceStarter({
+      stack: ctx.stack,
+      supervisor: () => ctx.use(processSupervisorRef),
+      entries,
+      setup,
+      reservedPorts: () => {
+        const base = ctx.host.baseUrl();
+        return base === null ? [] : [Number(new URL(base).port)];
+      },
+      logger: ctx.logger.child('start'),
+    });
+    const serviceUis = new ServiceUiState(ctx.stack);
+    ctx.stack.onChange(() => serviceUis.invalidate());
+
+    ctx.route(startCoreServiceRoute({ catalog, starter }));
+    ctx.route(coreServicesRoute({ catalog, starter }));
+    ctx.route(optionalServicesRoute({ catalog, starter }));
+    ctx.route(onboardingStatusRoute(ctx.stack));
+    ctx.route(onboardingCompletedRoute(ctx.stack));
+    ctx.route(resetOnboardingRoute(ctx.stack));
+    ctx.route(
+      serviceConfigRoute({
         catalog,
         stack: ctx.stack,
-        supervisor: () => ctx.use(processSupervisorRef),
-        entries,
-        setup,
-        reservedPorts: () => {
-          const base = ctx.host.baseUrl();
-          return base === null ? [] : [Number(new URL(base).port)];
-        },
-        logger: ctx.logger.child('start'),
+        dataDir: ctx.host.dataDir,
+        logger: ctx.logger,
       }),
-    });
-    registerServiceConfigRoute(ctx, { catalog });
-    registerServiceUi(ctx);
+    );
+    ctx.route(serviceUiListRoute(serviceUis));
+    ctx.route(serviceUiToggleRoute(ctx.stack));
+    ctx.proxy(serviceUiProxy(serviceUis));
 
     // Setup hooks run before every launch the control routes make, not only at onboarding.
     const removePreparer = ctx.use(processSupervisorRef).addStartPreparer(async (process) => {

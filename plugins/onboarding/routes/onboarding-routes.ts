@@ -2,7 +2,7 @@
  * Onboarding routes: start-core-service, the catalog views, and the onboarding flag
  * (`stackd.onboarding_completed` in the configuration document, saved atomically).
  */
-import type { PluginContext } from '../../../sdk/index.js';
+import { defineRoute, isJsonRecord, type StackConfig } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import { coreServicesView, optionalServicesView } from '../start/catalog-views.js';
 import type { CoreServiceStarter } from '../start/core-service-starter.js';
@@ -34,12 +34,15 @@ const START_DESCRIPTION = [
 
 const FLAG_PATH = ['stackd', 'onboarding_completed'] as const;
 
-/** Declare the onboarding routes. */
-export function registerOnboardingRoutes(
-  ctx: PluginContext<unknown>,
-  deps: { catalog: ServiceCatalogRegistry; starter: CoreServiceStarter },
-): void {
-  ctx.route({
+/** What the onboarding routes work with. */
+export interface OnboardingRouteDeps {
+  readonly catalog: ServiceCatalogRegistry;
+  readonly starter: CoreServiceStarter;
+}
+
+/** POST /process/start-core-service */
+export const startCoreServiceRoute = (deps: OnboardingRouteDeps) =>
+  defineRoute({
     method: 'POST',
     path: '/process/start-core-service',
     summary: 'Onboarding: configure and start core services, dependencies and optional services',
@@ -50,7 +53,9 @@ export function registerOnboardingRoutes(
     handler: ({ body }) => deps.starter.run(body),
   });
 
-  ctx.route({
+/** GET /process/core-services */
+export const coreServicesRoute = (deps: OnboardingRouteDeps) =>
+  defineRoute({
     method: 'GET',
     path: '/process/core-services',
     summary: 'The core services onboarding offers, their dependencies and default options',
@@ -59,7 +64,9 @@ export function registerOnboardingRoutes(
     handler: () => coreServicesView(deps.catalog),
   });
 
-  ctx.route({
+/** GET /process/optional-services */
+export const optionalServicesRoute = (deps: OnboardingRouteDeps) =>
+  defineRoute({
     method: 'GET',
     path: '/process/optional-services',
     summary: 'The optional services onboarding offers, with their options',
@@ -72,26 +79,26 @@ export function registerOnboardingRoutes(
     handler: ({ query }) => optionalServicesView(deps.catalog, query),
   });
 
-  const completed = (): boolean => {
-    const host = ctx.stack.read().stackd;
-    return typeof host === 'object' && host !== null && 'onboarding_completed' in host
-      ? host.onboarding_completed === true
-      : false;
-  };
-  const setCompleted = async (value: boolean, status: string) => {
-    await ctx.stack.update(
-      (draft) => {
-        const host = draft.stackd;
-        if (typeof host === 'object' && host !== null && !Array.isArray(host))
-          (host as Record<string, unknown>).onboarding_completed = value;
-        else draft.stackd = { onboarding_completed: value };
-      },
-      { persist: [...FLAG_PATH], reason: 'onboarding' },
-    );
-    return { status, onboarding_completed: value, needs_onboarding: !value };
-  };
+function completed(stack: StackConfig): boolean {
+  const host = stack.read().stackd;
+  return isJsonRecord(host) && host.onboarding_completed === true;
+}
 
-  ctx.route({
+async function setCompleted(stack: StackConfig, value: boolean, status: string) {
+  await stack.update(
+    (draft) => {
+      const host = draft.stackd;
+      if (isJsonRecord(host)) host.onboarding_completed = value;
+      else draft.stackd = { onboarding_completed: value };
+    },
+    { persist: [...FLAG_PATH], reason: 'onboarding' },
+  );
+  return { status, onboarding_completed: value, needs_onboarding: !value };
+}
+
+/** GET /config/onboarding-status */
+export const onboardingStatusRoute = (stack: StackConfig) =>
+  defineRoute({
     method: 'GET',
     path: '/config/onboarding-status',
     summary: 'Whether onboarding is still needed',
@@ -99,26 +106,29 @@ export function registerOnboardingRoutes(
     tags: ['config'],
     schema: { response: OnboardingStatus },
     handler: () => {
-      const done = completed();
+      const done = completed(stack);
       return { onboarding_completed: done, needs_onboarding: !done };
     },
   });
 
-  ctx.route({
+/** POST /config/onboarding-completed */
+export const onboardingCompletedRoute = (stack: StackConfig) =>
+  defineRoute({
     method: 'POST',
     path: '/config/onboarding-completed',
     summary: 'Mark onboarding complete (saved to the configuration file)',
     tags: ['config'],
     schema: { response: OnboardingChange },
-    handler: () => setCompleted(true, 'Onboarding completed successfully'),
+    handler: () => setCompleted(stack, true, 'Onboarding completed successfully'),
   });
 
-  ctx.route({
+/** POST /config/reset-onboarding */
+export const resetOnboardingRoute = (stack: StackConfig) =>
+  defineRoute({
     method: 'POST',
     path: '/config/reset-onboarding',
     summary: 'Reset onboarding to incomplete (saved to the configuration file)',
     tags: ['config'],
     schema: { response: OnboardingChange },
-    handler: () => setCompleted(false, 'Onboarding status reset to false'),
+    handler: () => setCompleted(stack, false, 'Onboarding status reset to false'),
   });
-}

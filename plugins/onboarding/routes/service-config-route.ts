@@ -1,10 +1,12 @@
 /** POST /config/service-config: read or replace the config file a service's block declares. */
 import {
+  defineRoute,
   listProcessEntries,
   requireProcessEntry,
   StringEnum,
   Type,
-  type PluginContext,
+  type Logger,
+  type StackConfig,
 } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import {
@@ -59,12 +61,17 @@ const DESCRIPTION = [
   'config_file → 400; file missing on read → 404.',
 ].join('\n');
 
-/** Declare the route. */
-export function registerServiceConfigRoute(
-  ctx: PluginContext<unknown>,
-  deps: { catalog: ServiceCatalogRegistry },
-): void {
-  ctx.route({
+/** What the route works with. */
+export interface ServiceConfigRouteDeps {
+  readonly catalog: ServiceCatalogRegistry;
+  readonly stack: StackConfig;
+  readonly dataDir: string;
+  readonly logger: Logger;
+}
+
+/** POST /config/service-config */
+export const serviceConfigRoute = (deps: ServiceConfigRouteDeps) =>
+  defineRoute({
     method: 'POST',
     path: '/config/service-config',
     summary: "Read or replace a service's own config file",
@@ -75,11 +82,11 @@ export function registerServiceConfigRoute(
       response: Type.Union([ServiceConfigRead, ServiceConfigWritten]),
     },
     handler: async ({ body }) => {
-      const entries = listProcessEntries(ctx.stack.read());
+      const entries = listProcessEntries(deps.stack.read());
       const entry = requireProcessEntry(entries, body.service_name, 'service_name');
       const target = configTarget(
         entry.block,
-        ctx.host.dataDir,
+        deps.dataDir,
         deps.catalog.get(entry.config_key)?.config_format,
       );
       const about = {
@@ -91,8 +98,7 @@ export function registerServiceConfigRoute(
       if (body.updates === undefined || body.updates === '')
         return { ...about, ...(await readServiceConfig(target)) };
       const backup = await writeServiceConfig(target, body.updates);
-      ctx.logger.info(`config file of ${entry.process_name} replaced (${target.path})`);
+      deps.logger.info(`config file of ${entry.process_name} replaced (${target.path})`);
       return { status: 'Config updated successfully' as const, ...about, backup_path: backup };
     },
   });
-}

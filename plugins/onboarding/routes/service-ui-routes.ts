@@ -4,13 +4,15 @@
  * `stackd.onboarding.service_ui_enabled` in the configuration, saved when toggled; while it is
  * off, or for a key that is unknown or disabled, the proxy answers 404.
  */
-import { Type, type JsonRecord, type PluginContext } from '../../../sdk/index.js';
 import {
-  SERVICE_UI_PREFIX,
-  serviceUiEnabled,
-  serviceUis,
-  type ServiceUi,
-} from '../service-ui/service-ui-map.js';
+  defineRoute,
+  Type,
+  type JsonRecord,
+  type ProxyDefinition,
+  type StackConfig,
+} from '../../../sdk/index.js';
+import { SERVICE_UI_PREFIX } from '../service-ui/service-ui-map.js';
+import type { ServiceUiState } from '../service-ui/service-ui-state.js';
 
 const ServiceUiEntry = Type.Object({
   name: Type.String({ description: 'The process_name.' }),
@@ -28,35 +30,19 @@ const ServiceUiToggled = Type.Object({ message: Type.String(), enabled: Type.Boo
 
 const ENABLED_PATH = ['stackd', 'onboarding', 'service_ui_enabled'] as const;
 
-/** Declare the routes and the proxy. */
-export function registerServiceUi(ctx: PluginContext<unknown>): void {
-  // Resolved on every proxied request: rebuilt only when the document changes.
-  let cache: { enabled: boolean; byKey: Map<string, ServiceUi>; list: ServiceUi[] } | undefined;
-  ctx.stack.onChange(() => (cache = undefined));
-  const current = () => {
-    if (cache === undefined) {
-      const document = ctx.stack.read();
-      const list = serviceUis(document);
-      cache = {
-        enabled: serviceUiEnabled(document),
-        byKey: new Map(list.map((ui) => [ui.key, ui])),
-        list,
-      };
-    }
-    return cache;
-  };
+/** The reverse proxy at `/service/ui/<key>/`. */
+export const serviceUiProxy = (state: ServiceUiState): ProxyDefinition => ({
+  prefix: SERVICE_UI_PREFIX,
+  summary: "A service's own web UI (when service UIs are enabled)",
+  resolve: (key) => {
+    const origin = state.origin(key);
+    return origin === null ? null : { origin };
+  },
+});
 
-  ctx.proxy({
-    prefix: SERVICE_UI_PREFIX,
-    summary: "A service's own web UI (when service UIs are enabled)",
-    resolve: (key) => {
-      const state = current();
-      const ui = state.enabled ? state.byKey.get(key) : undefined;
-      return ui === undefined ? null : { origin: ui.origin };
-    },
-  });
-
-  ctx.route({
+/** GET /config/service-ui */
+export const serviceUiListRoute = (state: ServiceUiState) =>
+  defineRoute({
     method: 'GET',
     path: '/config/service-ui',
     summary: 'The service UIs the proxy exposes (enabled services with a port)',
@@ -66,22 +52,24 @@ export function registerServiceUi(ctx: PluginContext<unknown>): void {
     tags: ['config'],
     schema: { response: ServiceUiList },
     handler: () => {
-      const state = current();
+      const current = state.current();
       return {
-        enabled: state.enabled,
-        services: state.list.map(({ name, port, path }) => ({ name, port, path })),
+        enabled: current.enabled,
+        services: current.list.map(({ name, port, path }) => ({ name, port, path })),
       };
     },
   });
 
-  ctx.route({
+/** POST /config/service-ui */
+export const serviceUiToggleRoute = (stack: StackConfig) =>
+  defineRoute({
     method: 'POST',
     path: '/config/service-ui',
     summary: 'Turn the service UI reverse proxy on or off (saved to the configuration file)',
     tags: ['config'],
     schema: { body: ServiceUiToggle, response: ServiceUiToggled },
     handler: async ({ body }) => {
-      await ctx.stack.update(
+      await stack.update(
         (draft) => {
           const host = objectAt(draft, 'stackd');
           objectAt(host, 'onboarding').service_ui_enabled = body.enabled;
@@ -96,7 +84,6 @@ export function registerServiceUi(ctx: PluginContext<unknown>): void {
       };
     },
   });
-}
 
 function objectAt(parent: JsonRecord, key: string): JsonRecord {
   const value = parent[key];

@@ -2,11 +2,11 @@
  * /ws/metrics: a frame on connect, then the shared snapshot of each tick, serialized once by the
  * stream handle for every client that is due (per-client interval), latest-only on overflow.
  */
-import type { PluginContext } from '../../sdk/index.js';
-import type { MetricsSnapshotView } from '../../sdk/contracts/metrics-feed.js';
-import { FrameSchedule } from './frame-schedule.js';
-import type { MetricsFeedService } from './metrics-feed-service.js';
-import { MetricsFrame, StreamQuery } from './schemas.js';
+import type { PluginContext } from '../../../sdk/index.js';
+import type { MetricsSnapshotView } from '../../../sdk/contracts/metrics-feed.js';
+import { FrameSchedule } from '../frame-schedule.js';
+import type { MetricsFeedService } from '../metrics-feed-service.js';
+import { MetricsFrame, StreamQuery } from '../schemas.js';
 
 /** Declare the stream; returns the function that publishes one tick's snapshot. */
 export function registerMetricsStream(

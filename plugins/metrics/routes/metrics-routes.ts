@@ -1,16 +1,16 @@
 /** GET /metrics, /metrics/history and /metrics/series: thin calls into the feed service. */
-import type { PluginContext } from '../../sdk/index.js';
+import { defineRoute } from '../../../sdk/index.js';
 import {
   MetricsHistoryPage,
   MetricsSeries,
   MetricsSnapshotView,
-} from '../../sdk/contracts/metrics-feed.js';
-import type { MetricsFeedService } from './metrics-feed-service.js';
-import { HistoryQuery, SeriesQuery } from './schemas.js';
+} from '../../../sdk/contracts/metrics-feed.js';
+import type { MetricsFeedService } from '../metrics-feed-service.js';
+import { HistoryQuery, SeriesQuery } from '../schemas.js';
 
-/** Declare the HTTP routes. */
-export function registerMetricsRoutes(ctx: PluginContext<unknown>, feed: MetricsFeedService): void {
-  ctx.route({
+/** GET /metrics */
+export const latestMetricsRoute = (feed: MetricsFeedService) =>
+  defineRoute({
     method: 'GET',
     path: '/metrics',
     summary: 'The latest metrics snapshot (system and supervised processes)',
@@ -18,7 +18,10 @@ export function registerMetricsRoutes(ctx: PluginContext<unknown>, feed: Metrics
     schema: { response: MetricsSnapshotView },
     handler: () => feed.latestOrFresh(),
   });
-  ctx.route({
+
+/** GET /metrics/history */
+export const metricsHistoryRoute = (feed: MetricsFeedService) =>
+  defineRoute({
     method: 'GET',
     path: '/metrics/history',
     summary: 'Stored snapshots of a time window, oldest first',
@@ -26,7 +29,10 @@ export function registerMetricsRoutes(ctx: PluginContext<unknown>, feed: Metrics
     schema: { query: HistoryQuery, response: MetricsHistoryPage },
     handler: (request) => feed.history(request.query),
   });
-  ctx.route({
+
+/** GET /metrics/series */
+export const metricsSeriesRoute = (feed: MetricsFeedService) =>
+  defineRoute({
     method: 'GET',
     path: '/metrics/series',
     summary: 'One metric over time, downsampled into buckets (rates from counters)',
@@ -34,4 +40,3 @@ export function registerMetricsRoutes(ctx: PluginContext<unknown>, feed: Metrics
     schema: { query: SeriesQuery, response: MetricsSeries },
     handler: (request) => feed.series(request.query),
   });
-}

@@ -42,7 +42,15 @@ const boundaries = {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'data/**', '*.config.js', '**/*.mjs'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      '*.config.js',
+      '**/*.mjs',
+      'examples/*/dist/**',
+      'examples/*/node_modules/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -100,6 +108,20 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'uWebSockets.js', message: 'uWS lives in core/http and core/ws only.' }],
+        },
+      ],
+    },
+  },
+  {
+    // An example is a separate package: stackd reaches it only as the published `stackd/sdk`.
+    files: ['examples/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../../*', '**/sdk/*.js'], message: "Import the sdk as 'stackd/sdk'." },
+          ],
         },
       ],
     },

@@ -6,6 +6,13 @@ import type { PluginContext } from './context.js';
 export const SDK_API_VERSION = 1;
 
 /**
+ * The sdk's semver version. A plugin may state the range it was built for (`sdk: '^1.1.0'`):
+ * the host refuses to load it when this version is outside that range. Minor versions add to
+ * the sdk; a major version breaks it (and bumps {@link SDK_API_VERSION}).
+ */
+export const SDK_VERSION = '1.1.0';
+
+/**
  * Brand on every plugin object. A registry symbol, so a plugin bundling its own sdk copy is
  * still recognised.
  */
@@ -19,6 +26,8 @@ export interface PluginDefinition<C extends TObject | undefined = undefined> {
   readonly version: string;
   /** The sdk API version the plugin targets; must equal {@link SDK_API_VERSION}. */
   readonly apiVersion: number;
+  /** The semver range of the sdk this plugin was built for (`^1.1.0`); checked at load. */
+  readonly sdk?: string;
   /** Plugins that must be loaded and started first. */
   readonly dependsOn?: readonly string[];
   /** Plugins used when present; they do not affect order and may be absent. */

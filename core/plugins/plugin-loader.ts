@@ -6,7 +6,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isPlugin, SDK_API_VERSION, type Plugin } from '../../sdk/plugin.js';
+import semver from 'semver';
+import { isPlugin, SDK_API_VERSION, SDK_VERSION, type Plugin } from '../../sdk/plugin.js';
 import { BootError } from './boot-error.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -103,6 +104,18 @@ function checkPlugin(spec: string, moduleValue: unknown): Plugin {
       'STACKD_PLUGIN_INCOMPATIBLE',
       `plugin '${candidate.name}' targets sdk API version ${candidate.apiVersion}; this host speaks version ${SDK_API_VERSION}`,
     );
+  }
+  if (candidate.sdk !== undefined) {
+    if (semver.validRange(candidate.sdk) === null)
+      throw new BootError(
+        'STACKD_PLUGIN_INVALID',
+        `plugin '${candidate.name}' declares an invalid sdk range '${candidate.sdk}'`,
+      );
+    if (!semver.satisfies(SDK_VERSION, candidate.sdk))
+      throw new BootError(
+        'STACKD_PLUGIN_INCOMPATIBLE',
+        `plugin '${candidate.name}' was built for sdk ${candidate.sdk}; this host provides sdk ${SDK_VERSION}`,
+      );
   }
   if (typeof candidate.register !== 'function')
     throw new BootError(

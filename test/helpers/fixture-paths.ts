@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { FIXTURES_DIR } from './start-host.js';
 
-/** The hello fixture plugin folder (a package with package.json). */
-export const HELLO_PLUGIN_DIR = join(FIXTURES_DIR, 'plugins', 'hello-plugin');
+/** The example third-party plugin package (examples/hello-plugin, built by `npm run build`). */
+export const HELLO_PLUGIN_DIR = join(FIXTURES_DIR, '..', '..', '..', 'examples', 'hello-plugin');
 
 /** A compiled fixture plugin of test/fixtures/plugins/broken/. */
 export function brokenPlugin(name: string): string {

@@ -3,12 +3,10 @@
  * fixture plugin (a protected route `POST /hello/echo` that echoes the principal, and a protected
  * stream `/ws/hello`), loaded by path.
  */
-import { builtinPlugin } from '../../helpers/fixture-paths.js';
-import { join } from 'node:path';
+import { builtinPlugin, HELLO_PLUGIN_DIR } from '../../helpers/fixture-paths.js';
 import type { ExecutionContext } from 'ava';
 import { request, type JsonResponse } from '../../helpers/http.js';
 import {
-  FIXTURES_DIR,
   startHost,
   type RunningHostProcess,
   type StartHostOptions,
@@ -17,7 +15,7 @@ import {
 /** The compiled auth plugin of this build. */
 export const AUTH_PLUGIN = builtinPlugin('auth');
 /** The compiled hello fixture plugin. */
-export const HELLO_PLUGIN = join(FIXTURES_DIR, 'plugins', 'hello-plugin', 'index.js');
+export const HELLO_PLUGIN = HELLO_PLUGIN_DIR;
 
 /** A password planted in tests that must never come back out in clear. */
 export const PLANTED_PASSWORD = 'Planted-Pa55word-7f3c';

@@ -76,6 +76,11 @@ const refusals: Array<[string, string[], RegExp]> = [
     /STACKD_PLUGIN_INCOMPATIBLE: plugin 'future' targets sdk API version 99/,
   ],
   [
+    'a plugin built for another sdk range',
+    [brokenPlugin('future-sdk')],
+    /STACKD_PLUGIN_INCOMPATIBLE: plugin 'future-sdk' was built for sdk \^9\.0\.0; this host provides sdk 1\.1\.0/,
+  ],
+  [
     'a register() that throws',
     [brokenPlugin('throws-register')],
     /STACKD_REGISTER_FAILED: plugin 'explodes-early' failed to register: register blew up on purpose/,

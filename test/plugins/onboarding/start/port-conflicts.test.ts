@@ -2,10 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { listProcessEntries } from '../../../../sdk/index.js';
-import {
-  canListen,
-  resolvePort,
-} from '../../../../plugins/onboarding/start/port-conflicts.js';
+import { canListen, resolvePort } from '../../../../plugins/onboarding/start/port-conflicts.js';
 
 test('a port bound on 127.0.0.1 moves to the next free one', async (t) => {
   const server = createServer();

@@ -1,9 +1,6 @@
 import test from 'ava';
 import { ServiceCatalogRegistry } from '../../../../plugins/onboarding/catalog/service-catalog.js';
-import {
-  applyPlanItem,
-  fillTemplate,
-} from '../../../../plugins/onboarding/start/plan-block.js';
+import { applyPlanItem, fillTemplate } from '../../../../plugins/onboarding/start/plan-block.js';
 import { buildStartPlan } from '../../../../plugins/onboarding/start/start-plan.js';
 
 function catalog(): ServiceCatalogRegistry {

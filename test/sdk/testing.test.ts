@@ -1,11 +1,14 @@
+import { join } from 'node:path';
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
 import {
   definePlugin,
   processSupervisorRef,
   type ProcessSupervisor,
+  type Plugin,
   type ProcessState,
 } from '../../sdk/index.js';
+import { HELLO_PLUGIN_DIR } from '../helpers/fixture-paths.js';
 import { createTestHost, override } from '../../sdk/testing/index.js';
 
 /** A plugin that reports what the supervisor service tells it. */
@@ -85,6 +88,30 @@ test('an override replaces the service a built-in plugin provides', async (t) =>
       processes: Array<{ process_name: string }>;
     };
     t.true(list.processes.some((entry) => entry.process_name === 'Real Web'));
+  } finally {
+    await host.stop();
+  }
+});
+
+test('the example third-party package runs in a test host with its config slice', async (t) => {
+  const module = (await import(join(HELLO_PLUGIN_DIR, 'dist', 'index.js'))) as { default: Plugin };
+  const host = await createTestHost({
+    plugins: [module.default],
+    config: { stackd: { hello: { greeting: 'howdy' } } },
+  });
+  try {
+    const response = await fetch(`${host.url}/hello/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'pat' }),
+    });
+    t.is(response.status, 200);
+    t.is(((await response.json()) as { text: string }).text, 'howdy pat');
+    const flags = (await (await fetch(`${host.url}/process/capabilities`)).json()) as Record<
+      string,
+      boolean
+    >;
+    t.true(flags.hello_world);
   } finally {
     await host.stop();
   }

@@ -96,15 +96,15 @@ export function normalizeProcessName(name: string): string {
  * (`sonarr instances Anime`) or a singleton's config key. Undefined when nothing matches or a
  * fallback is ambiguous.
  */
-export function findProcessEntry(
-  entries: readonly ProcessEntry[],
+export function findProcessEntry<T extends ProcessEntry>(
+  entries: readonly T[],
   requested: string,
-): ProcessEntry | undefined {
+): T | undefined {
   const exact = entries.find((entry) => entry.process_name === requested);
   if (exact !== undefined) return exact;
   const wanted = normalizeProcessName(requested);
   if (wanted === '') return undefined;
-  const fallbacks: Array<(entry: ProcessEntry) => boolean> = [
+  const fallbacks: Array<(entry: T) => boolean> = [
     (entry) => normalizeProcessName(entry.process_name) === wanted,
     (entry) => normalizeProcessName(entry.name) === wanted,
     (entry) => entry.instance_name === null && normalizeProcessName(entry.config_key) === wanted,
@@ -117,11 +117,11 @@ export function findProcessEntry(
 }
 
 /** The entry a request names (as {@link findProcessEntry}); a 404 naming `field` when none. */
-export function requireProcessEntry(
-  entries: readonly ProcessEntry[],
+export function requireProcessEntry<T extends ProcessEntry>(
+  entries: readonly T[],
   requested: string,
   field = 'process_name',
-): ProcessEntry {
+): T {
   const found = findProcessEntry(entries, requested);
   if (found === undefined)
     throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${requested}' not found`, { field });

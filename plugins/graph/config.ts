@@ -5,7 +5,7 @@
  */
 import { InputError, Type, checkValue, type JsonRecord, type Static } from '../../sdk/index.js';
 import type { KnowledgeExtensions } from './knowledge.js';
-import { HOST_SECTION } from './stack-entries.js';
+import { HOST_SECTION } from '../../sdk/index.js';
 import { isJsonRecord } from '../../sdk/index.js';
 
 const KeyLists = (description: string) =>

@@ -18,7 +18,8 @@ import { findProcess } from './process-lookup.js';
 import { buildProcessView, linkedRows, parallelGroupsOf } from './process-view.js';
 import type { DependencyGraphResponse } from './schemas.js';
 import { ordersStartup } from './signals.js';
-import { API_SERVICE_KEY, type GraphEntry } from './stack-entries.js';
+import { API_SERVICE_KEY } from '../../sdk/index.js';
+import type { GraphEntry } from './stack-entries.js';
 import {
   buildStackGraph,
   dependenciesWithSiblings,

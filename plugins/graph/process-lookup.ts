@@ -1,17 +1,12 @@
 /**
- * Finding the process a request names, forgiving as the reference's graph lookup is: exact
- * name, then any case, then ignoring spaces/dashes/underscores, then the list name
- * (`sonarr instances Anime`), then a config key, display name or alias ("postgresql",
- * "Plex Media Server"), which picks the key's first enabled process.
+ * Finding the process a request names: the sdk's one rule (exact name, then ignoring case,
+ * spaces, dashes and underscores, then the list name, then a singleton's config key), then what
+ * only the graph knows: a config key with instances, a display name or an alias of the shipped
+ * knowledge ("postgresql", "Plex Media Server"), which picks the key's first enabled process.
  */
+import { findProcessEntry, normalizeProcessName } from '../../sdk/index.js';
 import type { StackKnowledge } from './knowledge.js';
 import type { GraphEntry } from './stack-entries.js';
-
-const squash = (name: string): string => name.toLowerCase().replace(/[\s_-]+/g, '');
-
-function single<T>(found: readonly T[]): T | undefined {
-  return found.length === 1 ? found[0] : undefined;
-}
 
 /** The process `requested` names, or undefined. */
 export function findProcess(
@@ -19,19 +14,14 @@ export function findProcess(
   knowledge: StackKnowledge,
   requested: string,
 ): GraphEntry | undefined {
-  const exact = entries.find((entry) => entry.process_name === requested);
-  if (exact !== undefined) return exact;
+  const found = findProcessEntry(entries, requested);
+  if (found !== undefined) return found;
   const lower = requested.trim().toLowerCase();
   if (lower === '') return undefined;
-  const squashed = squash(lower);
-  const byName =
-    single(entries.filter((entry) => entry.process_name.trim().toLowerCase() === lower)) ??
-    single(entries.filter((entry) => squash(entry.process_name) === squashed)) ??
-    single(entries.filter((entry) => squash(entry.name) === squashed));
-  if (byName !== undefined) return byName;
+  const squashed = normalizeProcessName(lower);
   const key = knowledge.aliases.get(lower) ?? lower;
   const ofKey = entries.filter(
-    (entry) => entry.config_key === key || squash(entry.config_key) === squashed,
+    (entry) => entry.config_key === key || normalizeProcessName(entry.config_key) === squashed,
   );
   return ofKey.find((entry) => entry.enabled) ?? ofKey[0];
 }

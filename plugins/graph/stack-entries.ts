@@ -5,25 +5,14 @@
  * process too). Each entry carries what the derivation matches on: core refs, ports, mount points.
  */
 import { posix } from 'node:path';
-import { isJsonRecord } from '../../sdk/index.js';
+import { listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
 import type { JsonRecord } from '../../sdk/index.js';
 
-/** The host's own section. */
-export const HOST_SECTION = 'stackd';
-/** config_key reported for the API service itself. */
-export const API_SERVICE_KEY = 'stackd_api_service';
-
-/** One process of the document. */
-export interface GraphEntry {
+/** One process of the document (the sdk's process entry) with what the derivation matches on. */
+export interface GraphEntry extends ProcessEntry {
   /** Position in the entry list (file order); relations refer to entries by it. */
   readonly index: number;
-  readonly process_name: string;
-  readonly config_key: string;
-  readonly instance_name: string | null;
-  /** List name: `<config_key>` or `<config_key> instances <Instance>`. */
-  readonly name: string;
   readonly enabled: boolean;
-  readonly block: JsonRecord;
   /** core_service + core_services, normalized (see {@link normalizeCoreRefs}). */
   readonly coreRefs: readonly string[];
   readonly ports: readonly number[];
@@ -108,48 +97,17 @@ export function mountPointsOf(block: JsonRecord): string[] {
   return [...points];
 }
 
-function hasProcessName(block: JsonRecord): boolean {
-  return typeof block.process_name === 'string' && block.process_name.trim() !== '';
-}
-
 /** Every process of the document in file order (the API service first). */
 export function listGraphEntries(
   document: JsonRecord,
   legacy: ReadonlyMap<string, string>,
 ): GraphEntry[] {
-  const entries: GraphEntry[] = [];
-  const add = (
-    block: JsonRecord,
-    config_key: string,
-    instance_name: string | null,
-    name: string,
-    alwaysEnabled = false,
-  ): void => {
-    entries.push({
-      index: entries.length,
-      process_name: String(block.process_name),
-      config_key,
-      instance_name,
-      name,
-      enabled: alwaysEnabled || block.enabled === true,
-      block,
-      coreRefs: coreRefsOf(block, legacy),
-      ports: portsOf(block),
-      mountPoints: mountPointsOf(block),
-    });
-  };
-  const host = document[HOST_SECTION];
-  if (isJsonRecord(host) && isJsonRecord(host.api_service) && hasProcessName(host.api_service))
-    add(host.api_service, API_SERVICE_KEY, null, 'stackd api_service', true);
-  for (const [configKey, value] of Object.entries(document)) {
-    if (configKey === HOST_SECTION || !isJsonRecord(value)) continue;
-    if (isJsonRecord(value.instances)) {
-      for (const [instanceName, instance] of Object.entries(value.instances))
-        if (isJsonRecord(instance) && hasProcessName(instance))
-          add(instance, configKey, instanceName, `${configKey} instances ${instanceName}`);
-    } else if (hasProcessName(value)) {
-      add(value, configKey, null, configKey);
-    }
-  }
-  return entries;
+  return listProcessEntries(document).map((entry, index) => ({
+    ...entry,
+    index,
+    enabled: entry.self || entry.block.enabled === true,
+    coreRefs: coreRefsOf(entry.block, legacy),
+    ports: portsOf(entry.block),
+    mountPoints: mountPointsOf(entry.block),
+  }));
 }

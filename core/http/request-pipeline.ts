@@ -22,7 +22,11 @@ export interface PipelineEnvironment {
   readonly logger: Logger;
   /** Null when no authenticator is provided (everything open). */
   readonly authenticate:
-    ((token: string | null, snapshot: RequestSnapshot) => Promise<AuthenticationResult>) | null;
+    | ((
+        token: string | null,
+        snapshot: RequestSnapshot,
+      ) => AuthenticationResult | Promise<AuthenticationResult>)
+    | null;
   readonly defaultBodyLimit: number;
   /** Validate responses against their schemas (tests turn this on). */
   readonly validateResponses: boolean;
@@ -40,6 +44,15 @@ export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironm
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
     const snapshot = snapshotRequest(req, res, route.paramNames);
+    // Authenticate before reading the body: a refusal known at once (no token) is answered
+    // without attaching onData, so uWS drops the body unread.
+    const auth = authenticate(route, env, snapshot);
+    if (!(auth instanceof Promise) && !auth.ok) {
+      refuse(state, auth).catch((error: unknown) => {
+        env.logger.error('response failed', { path: snapshot.path, error });
+      });
+      return;
+    }
     // onData must be attached before this callback returns, or the body is lost.
     const body = METHODS_WITH_BODY.has(snapshot.method)
       ? readBody(
@@ -48,7 +61,7 @@ export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironm
           declaredContentLength(snapshot.headers['content-length']),
         )
       : NO_BODY;
-    handle(route, env, state, snapshot, body).catch((error: unknown) => {
+    handle(route, env, state, snapshot, body, auth).catch((error: unknown) => {
       env.logger.error('response failed', { path: snapshot.path, error });
     });
   };
@@ -60,6 +73,7 @@ async function handle(
   state: ResponseState,
   snapshot: RequestSnapshot,
   bodyPromise: Promise<BodyResult>,
+  authPending: AuthenticationResult | Promise<AuthenticationResult>,
 ): Promise<void> {
   try {
     const bodyResult = await bodyPromise;
@@ -78,11 +92,9 @@ async function handle(
       );
       return;
     }
-    const auth = await authenticate(route, env, snapshot);
+    const auth = await authPending;
     if (!auth.ok) {
-      await sendJson(state, auth.status, errorBody(auth.detail, auth.code), {
-        'www-authenticate': 'Bearer',
-      });
+      await refuse(state, auth);
       return;
     }
     const parsed = parseInputs(route, snapshot, bodyResult.body);
@@ -115,13 +127,22 @@ async function handle(
   }
 }
 
-async function authenticate(
+function authenticate(
   route: RegisteredRoute,
   env: PipelineEnvironment,
   snapshot: RequestSnapshot,
-): Promise<AuthenticationResult> {
+): AuthenticationResult | Promise<AuthenticationResult> {
   if (route.definition.auth === 'open' || env.authenticate === null) return OPEN;
   return env.authenticate(bearerToken(snapshot.headers.authorization), snapshot);
+}
+
+function refuse(
+  state: ResponseState,
+  auth: Extract<AuthenticationResult, { ok: false }>,
+): Promise<void> {
+  return sendJson(state, auth.status, errorBody(auth.detail, auth.code), {
+    'www-authenticate': 'Bearer',
+  });
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */

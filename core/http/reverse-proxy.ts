@@ -24,7 +24,11 @@ import type { HttpRequest, HttpResponse } from './uws-app.js';
 export interface ProxyEnvironment {
   readonly logger: Logger;
   readonly authenticate:
-    ((token: string | null, snapshot: RequestSnapshot) => Promise<AuthenticationResult>) | null;
+    | ((
+        token: string | null,
+        snapshot: RequestSnapshot,
+      ) => AuthenticationResult | Promise<AuthenticationResult>)
+    | null;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD']);

@@ -18,7 +18,12 @@ import type { WebSocket, WebSocketBehavior } from '../http/uws-app.js';
 export interface SocketProxyEnvironment {
   readonly logger: Logger;
   readonly authenticate:
-    ((token: string | null, ip: string, path: string) => Promise<AuthenticationResult>) | null;
+    | ((
+        token: string | null,
+        ip: string,
+        path: string,
+      ) => AuthenticationResult | Promise<AuthenticationResult>)
+    | null;
 }
 
 interface Relay {

@@ -23,7 +23,12 @@ export type { RegisteredStream };
 export interface StreamEnvironment {
   readonly logger: Logger;
   readonly authenticate:
-    ((token: string | null, ip: string, path: string) => Promise<AuthenticationResult>) | null;
+    | ((
+        token: string | null,
+        ip: string,
+        path: string,
+      ) => AuthenticationResult | Promise<AuthenticationResult>)
+    | null;
   /** Validate published messages against the stream's schema (tests). */
   readonly validateMessages: boolean;
 }

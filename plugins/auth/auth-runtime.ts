@@ -91,14 +91,16 @@ export class AuthRuntime implements Authenticator {
   }
 
   /** The `core.authenticator` entry point; refuses (never opens) before start. */
-  authenticate(request: AuthenticationRequest): Promise<AuthenticationResult> {
+  authenticate(
+    request: AuthenticationRequest,
+  ): AuthenticationResult | Promise<AuthenticationResult> {
     if (this.parts === undefined)
-      return Promise.resolve({
+      return {
         ok: false,
         status: 401,
         code: 'AUTH_NOT_READY',
         detail: 'Authentication is starting',
-      });
+      };
     return this.parts.authenticator.authenticate(request);
   }
 

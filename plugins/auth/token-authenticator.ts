@@ -29,11 +29,18 @@ export class TokenAuthenticator implements Authenticator {
     private readonly logger: Logger,
   ) {}
 
-  async authenticate(request: AuthenticationRequest): Promise<AuthenticationResult> {
+  authenticate(
+    request: AuthenticationRequest,
+  ): AuthenticationResult | Promise<AuthenticationResult> {
+    // Answered at once when no token needs verifying: core refuses before reading the body.
+    if (!this.state.mode.enabled) return OPEN;
+    if (request.token === null) return refuse(401, 'AUTH_REQUIRED', 'Authentication required');
+    return this.verify(request.token, request.path);
+  }
+
+  private async verify(token: string, path: string): Promise<AuthenticationResult> {
     try {
-      if (!this.state.mode.enabled) return OPEN;
-      if (request.token === null) return refuse(401, 'AUTH_REQUIRED', 'Authentication required');
-      const check = await this.tokens.verify(request.token, 'access');
+      const check = await this.tokens.verify(token, 'access');
       if (!check.ok) return refuse(401, 'AUTH_INVALID_TOKEN', 'Invalid or expired token');
       const { sub, uid } = check.claims;
       const principal = principalState(this.users, sub, uid);
@@ -45,7 +52,7 @@ export class TokenAuthenticator implements Authenticator {
     } catch (error) {
       // A storage failure must not open the door or crash the request: refuse and log.
       this.logger.error('authentication check failed', {
-        path: request.path,
+        path,
         error: error instanceof Error ? error.message : String(error),
       });
       return refuse(401, 'AUTH_CHECK_FAILED', 'Authentication could not be checked');

@@ -26,7 +26,14 @@ export type AuthenticationResult =
 
 /** Decides whether a request may proceed. Must not throw; answer `ok: false` instead. */
 export interface Authenticator {
-  authenticate(request: AuthenticationRequest): Promise<AuthenticationResult>;
+  /**
+   * Answer synchronously whenever the answer needs no I/O (authentication off, no token, a
+   * cached token): core then refuses a request before reading its body, so an anonymous 1 MiB
+   * POST costs nothing. Return a promise only when the token must be verified.
+   */
+  authenticate(
+    request: AuthenticationRequest,
+  ): AuthenticationResult | Promise<AuthenticationResult>;
 }
 
 /** The open extension point; exactly one plugin may provide it. */

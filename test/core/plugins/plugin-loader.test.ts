@@ -1,0 +1,50 @@
+import test from 'ava';
+import { loadPlugins } from '../../../core/plugins/plugin-loader.js';
+import { bootErrorCode } from '../../../core/plugins/boot-error.js';
+import { definePlugin } from '../../../sdk/plugin.js';
+
+const plugin = (name: string, extra: Record<string, unknown> = {}) =>
+  definePlugin({ name, version: '1.0.0', apiVersion: 1, register: () => undefined, ...extra });
+
+async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await run;
+    return undefined;
+  } catch (error) {
+    return bootErrorCode(error);
+  }
+}
+
+test('built-in plugins load from the map, in the order asked', async (t) => {
+  const loaded = await loadPlugins(
+    ['b', 'a'],
+    { a: () => Promise.resolve(plugin('a')), b: () => Promise.resolve({ default: plugin('b') }) },
+    process.cwd(),
+  );
+  t.deepEqual(
+    loaded.map((entry) => [entry.plugin.name, entry.builtin]),
+    [
+      ['b', true],
+      ['a', true],
+    ],
+  );
+});
+
+test('every refusal carries its stable code', async (t) => {
+  const builtins = {
+    plain: () => Promise.resolve({ default: { name: 'plain' } }),
+    caps: () => Promise.resolve(plugin('Bad Name')),
+    future: () => Promise.resolve(plugin('future', { apiVersion: 2 })),
+    range: () => Promise.resolve(plugin('range', { sdk: '>=2' })),
+    badrange: () => Promise.resolve(plugin('badrange', { sdk: 'not a range' })),
+    twin: () => Promise.resolve(plugin('twin')),
+  };
+  const cwd = process.cwd();
+  t.is(await codeOf(loadPlugins(['plain'], builtins, cwd)), 'STACKD_PLUGIN_INVALID');
+  t.is(await codeOf(loadPlugins(['caps'], builtins, cwd)), 'STACKD_PLUGIN_INVALID');
+  t.is(await codeOf(loadPlugins(['future'], builtins, cwd)), 'STACKD_PLUGIN_INCOMPATIBLE');
+  t.is(await codeOf(loadPlugins(['range'], builtins, cwd)), 'STACKD_PLUGIN_INCOMPATIBLE');
+  t.is(await codeOf(loadPlugins(['badrange'], builtins, cwd)), 'STACKD_PLUGIN_INVALID');
+  t.is(await codeOf(loadPlugins(['twin', 'twin'], builtins, cwd)), 'STACKD_PLUGIN_DUPLICATE');
+  t.is(await codeOf(loadPlugins(['./nowhere.js'], builtins, cwd)), 'STACKD_PLUGIN_NOT_FOUND');
+});

@@ -56,4 +56,9 @@ export interface StackConfig {
   addValidator(validator: ConfigValidator): () => void;
   /** Listen to swaps; returns an unsubscribe function. */
   onChange(listener: (change: ConfigChange) => void): () => void;
+  /**
+   * The JSON schema of every loaded plugin's config slice, keyed by plugin name (the slice is
+   * `stackd.<name>`): what GET /config/schema shows under `stackd`.
+   */
+  sliceSchemas(): Readonly<Record<string, JsonRecord>>;
 }

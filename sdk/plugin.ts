@@ -40,6 +40,12 @@ export interface PluginDefinition<C extends TObject | undefined = undefined> {
    * onboarding). An update outside the allowed part is refused with 403 `CONFIG_OUTSIDE_SLICE`.
    */
   readonly configAccess?: 'own-slice' | 'document';
+  /**
+   * The folder of `ctx.storage` under the data dir; defaults to the plugin's name. Set it when
+   * the documented location differs (`symlink-repair`, `ai-diagnostics`): one segment of
+   * lowercase letters, digits and dashes, not used by another loaded plugin.
+   */
+  readonly storageFolder?: string;
   /** Schema of the plugin's config slice (`stackd.<name>`); defaults are applied. */
   readonly config?: C;
   /** Declare routes, streams, services and hooks. No I/O here: start it in `onStart`. */

@@ -21,6 +21,7 @@ export class ConfigStore implements StackConfig {
   private readonly validators = new Set<ConfigValidator>();
   private readonly listeners = new Set<(change: ConfigChange) => void>();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly slices: Record<string, JsonRecord> = {};
   private originValue: 'file' | 'demo';
 
   constructor(
@@ -37,6 +38,15 @@ export class ConfigStore implements StackConfig {
 
   get origin(): 'file' | 'demo' {
     return this.originValue;
+  }
+
+  /** Core records each loaded plugin's slice schema before the plugins register. */
+  declareSliceSchema(plugin: string, schema: JsonRecord): void {
+    this.slices[plugin] = cloneJson(schema);
+  }
+
+  sliceSchemas(): Readonly<Record<string, JsonRecord>> {
+    return cloneJson(this.slices);
   }
 
   read(): JsonRecord {

@@ -1,9 +1,14 @@
 /** Small JSON helpers shared by the config store. */
-import { isJsonRecord } from '../../sdk/config.js';
+import { isJsonRecord, type JsonRecord } from '../../sdk/config.js';
 
 /** A deep copy of a JSON value. */
 export function cloneJson<T>(value: T): T {
   return structuredClone(value);
+}
+
+/** A TypeBox schema as plain JSON (without its symbol keys), as the schema routes show it. */
+export function plainJsonSchema(schema: unknown): JsonRecord {
+  return JSON.parse(JSON.stringify(schema)) as JsonRecord;
 }
 
 /** The value at a key path, or undefined. */

@@ -12,6 +12,7 @@ import type { Logger } from '../../sdk/logger.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
 import { ConfigStore } from '../config/config-store.js';
+import { plainJsonSchema } from '../config/json-tools.js';
 import { isJsonRecord } from '../../sdk/config.js';
 import {
   CORE_LOGGER,
@@ -137,8 +138,11 @@ export class HostRuntime implements RunningHost {
       await loadPlugins(specs, options.builtins, options.cwd),
       (loaded) => loaded.plugin,
     );
-    for (const { plugin } of this.plugins)
+    for (const { plugin } of this.plugins) {
       this.capabilities.declare(plugin.name, plugin.capabilities ?? []);
+      if (plugin.config !== undefined)
+        this.config.declareSliceSchema(plugin.name, plainJsonSchema(plugin.config));
+    }
     for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
     for (const entry of this.active) await this.startPlugin(entry);
     this.metrics.start();
@@ -181,7 +185,7 @@ export class HostRuntime implements RunningHost {
   ): Promise<void> {
     const { plugin } = loaded;
     const logger = new ScopedLogger(this.sink, plugin.name);
-    const storage = new FolderStorage(dataDir, plugin.name);
+    const storage = new FolderStorage(dataDir, plugin.storageFolder ?? plugin.name);
     const tasks = new PluginTasks(logger);
     const scopeContainer = this.container.createChildContainer();
     scopeContainer.register(PLUGIN, { useValue: plugin });

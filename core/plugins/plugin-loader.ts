@@ -37,9 +37,21 @@ export async function loadPlugins(
         `plugin name '${plugin.name}' is used by both '${clash.source}' and '${spec}'`,
       );
     }
+    const folder = storageFolderOf(plugin);
+    const sharer = loaded.find((entry) => storageFolderOf(entry.plugin) === folder);
+    if (sharer !== undefined) {
+      throw new BootError(
+        'STACKD_PLUGIN_DUPLICATE',
+        `plugins '${sharer.plugin.name}' and '${plugin.name}' both store their data in '${folder}'`,
+      );
+    }
     loaded.push({ plugin, source: spec, builtin: builtin !== undefined });
   }
   return loaded;
+}
+
+function storageFolderOf(plugin: Plugin): string {
+  return plugin.storageFolder ?? plugin.name;
 }
 
 async function importExternal(spec: string, cwd: string): Promise<unknown> {
@@ -117,6 +129,11 @@ function checkPlugin(spec: string, moduleValue: unknown): Plugin {
         `plugin '${candidate.name}' was built for sdk ${candidate.sdk}; this host provides sdk ${SDK_VERSION}`,
       );
   }
+  if (candidate.storageFolder !== undefined && !NAME.test(candidate.storageFolder))
+    throw new BootError(
+      'STACKD_PLUGIN_INVALID',
+      `plugin '${candidate.name}' has an invalid storageFolder '${String(candidate.storageFolder)}' (lower-case words with dashes)`,
+    );
   if (typeof candidate.register !== 'function')
     throw new BootError(
       'STACKD_PLUGIN_INVALID',

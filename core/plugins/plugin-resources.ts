@@ -66,6 +66,10 @@ export class PluginStack implements StackConfig {
     return this.store.read();
   }
 
+  sliceSchemas(): Readonly<Record<string, JsonRecord>> {
+    return this.store.sliceSchemas();
+  }
+
   update(
     mutate: (draft: JsonRecord) => JsonRecord | void,
     options?: ConfigUpdateOptions,

@@ -156,7 +156,9 @@ export function blockJsonSchema(self: boolean): Record<string, unknown> {
  * names a process or a command is a process block; `instances` holds process blocks; anything
  * else is the user's and kept as is.
  */
-export function documentJsonSchema(): Record<string, unknown> {
+export function documentJsonSchema(
+  slices: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
   const processBlockRule = {
     if: {
       type: 'object',
@@ -177,7 +179,7 @@ export function documentJsonSchema(): Record<string, unknown> {
       stackd: {
         type: 'object',
         description: "The host's own section.",
-        properties: { api_service: plain(ApiServiceBlock) },
+        properties: { ...slices, api_service: plain(ApiServiceBlock) },
         additionalProperties: true,
       },
     },

@@ -79,7 +79,7 @@ export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRo
     summary: 'The JSON schema the configuration is validated against',
     tags: TAGS,
     schema: { response: ConfigDocument },
-    handler: () => documentJsonSchema(),
+    handler: () => documentJsonSchema(ctx.stack.sliceSchemas()),
   });
 
   ctx.route({

@@ -48,3 +48,18 @@ test('every refusal carries its stable code', async (t) => {
   t.is(await codeOf(loadPlugins(['twin', 'twin'], builtins, cwd)), 'STACKD_PLUGIN_DUPLICATE');
   t.is(await codeOf(loadPlugins(['./nowhere.js'], builtins, cwd)), 'STACKD_PLUGIN_NOT_FOUND');
 });
+
+test('a storage folder is one safe segment and never shared by two plugins', async (t) => {
+  const builtins = {
+    repair: () => Promise.resolve(plugin('repair', { storageFolder: 'symlink-repair' })),
+    other: () => Promise.resolve(plugin('other', { storageFolder: 'symlink-repair' })),
+    escape: () => Promise.resolve(plugin('escape', { storageFolder: '../outside' })),
+    named: () => Promise.resolve(plugin('symlink-repair')),
+  };
+  const cwd = process.cwd();
+  const loaded = await loadPlugins(['repair'], builtins, cwd);
+  t.is(loaded[0]?.plugin.storageFolder, 'symlink-repair');
+  t.is(await codeOf(loadPlugins(['repair', 'other'], builtins, cwd)), 'STACKD_PLUGIN_DUPLICATE');
+  t.is(await codeOf(loadPlugins(['repair', 'named'], builtins, cwd)), 'STACKD_PLUGIN_DUPLICATE');
+  t.is(await codeOf(loadPlugins(['escape'], builtins, cwd)), 'STACKD_PLUGIN_INVALID');
+});

@@ -188,3 +188,18 @@ test('schemas, global update, and the earlier-generation save and validate', asy
     await host.stop();
   }
 });
+
+test('GET /config/schema shows every loaded plugin slice with its descriptions', async (t) => {
+  const host = await startHost({ plugins: ['supervisor', 'graph'], config: partsConfig() });
+  try {
+    const schema = await request<Json>(host.url, '/config/schema');
+    const stackd = schema.body.properties.stackd.properties;
+    t.truthy(stackd.api_service);
+    t.is(stackd.supervisor.type, 'object');
+    t.is(typeof stackd.supervisor.properties.log_max_bytes.description, 'string');
+    t.is(stackd.graph.type, 'object');
+    t.is(stackd.metrics, undefined, 'a plugin not loaded shows no slice');
+  } finally {
+    await host.stop();
+  }
+});

@@ -2,6 +2,7 @@
  * Where the configuration comes from: `--config`/`STACKD_CONFIG`, else cosmiconfig's search of
  * the working directory, else a demo saved earlier in the data dir, else the bundled demo.
  */
+import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from '../../sdk/bounded-json.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -57,6 +58,9 @@ export async function resolveConfigSource(options: ConfigSourceOptions): Promise
   return { readPath: options.demoPath, writePath: savedDemo, origin: 'demo' };
 }
 
+/** Twice the request limit: updates of up to 64 levels land a few levels below the top. */
+const CONFIG_MAX_DEPTH = 2 * MAX_JSON_DEPTH;
+
 /** Read and parse the document: a JSON object, or an error naming the file, line and column. */
 export async function readConfigDocument(
   source: ConfigSource,
@@ -66,6 +70,11 @@ export async function readConfigDocument(
   // The bundled demo names its programs relative to where it is installed.
   if (source.origin === 'demo')
     text = text.replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'));
+  // The document is walked recursively (validation, redaction, merges): bound its depth first.
+  if (jsonNestsDeeperThan(text, CONFIG_MAX_DEPTH))
+    throw new Error(
+      `${source.readPath} nests deeper than ${CONFIG_MAX_DEPTH} levels of objects and arrays`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

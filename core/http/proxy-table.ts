@@ -1,5 +1,6 @@
 /** Declared reverse proxies (prefix → resolver), with collision checks against each other. */
 import type { ProxyDefinition } from '../../sdk/proxy.js';
+import { decodePercent } from './percent-encoding.js';
 
 /** A proxy as core keeps it. */
 export interface RegisteredProxy {
@@ -49,12 +50,19 @@ export const HOP_BY_HOP = new Set([
   'content-length',
 ]);
 
-/** Split `<prefix>/<key>/<rest>` into key and rest (rest starts with `/`). */
-export function splitProxyPath(prefix: string, path: string): { key: string; rest: string } | null {
+/**
+ * Split `<prefix>/<key>/<rest>` into key and rest (rest starts with `/`); null when there is no
+ * key, `malformed` when the key's percent-encoding is.
+ */
+export function splitProxyPath(
+  prefix: string,
+  path: string,
+): { key: string; rest: string } | 'malformed' | null {
   if (!path.startsWith(`${prefix}/`)) return null;
   const remainder = path.slice(prefix.length + 1);
   const slash = remainder.indexOf('/');
-  const key = decodeURIComponent(slash === -1 ? remainder : remainder.slice(0, slash));
+  const key = decodePercent(slash === -1 ? remainder : remainder.slice(0, slash));
+  if (key === null) return 'malformed';
   if (key === '') return null;
   return { key, rest: slash === -1 ? '/' : remainder.slice(slash) };
 }

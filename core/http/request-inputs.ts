@@ -1,5 +1,6 @@
 /** Parse and validate a request's path parameters, query and JSON body against its route. */
 import type { TSchema } from '@sinclair/typebox';
+import { parseBoundedJson } from '../../sdk/bounded-json.js';
 import { parseQuery } from './query-string.js';
 import type { RequestSnapshot } from './request-snapshot.js';
 import type { RegisteredRoute } from './route-table.js';
@@ -32,7 +33,7 @@ export function parseInputs(
   if (route.body !== undefined) {
     const decoded = decodeJsonBody(rawBody, route.body.schema);
     if (!decoded.ok)
-      return { ok: false, detail: decoded.detail, code: 'REQUEST_MALFORMED_JSON', field: 'body' };
+      return { ok: false, detail: decoded.detail, code: decoded.code, field: 'body' };
     const result = route.body.parse(decoded.value);
     if (!result.ok) return invalid('body field', result.failure);
     body = result.value;
@@ -53,16 +54,15 @@ function invalid(part: string, failure: { field: string; message: string }): Par
 function decodeJsonBody(
   raw: Buffer,
   schema: TSchema,
-): { ok: true; value: unknown } | { ok: false; detail: string } {
+): { ok: true; value: unknown } | { ok: false; detail: string; code: string } {
   const text = raw.toString('utf8').trim();
   // An empty body against an object schema reads as `{}`, so the missing field gets named.
   if (text.length === 0) return { ok: true, value: schema.type === 'object' ? {} : undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return {
-      ok: false,
-      detail: `Malformed JSON body: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
+  const parsed = parseBoundedJson(text);
+  if (parsed.ok) return parsed;
+  return {
+    ok: false,
+    detail: `Request body: ${parsed.detail}`,
+    code: parsed.reason === 'too-deep' ? 'REQUEST_TOO_DEEP' : 'REQUEST_MALFORMED_JSON',
+  };
 }

@@ -44,6 +44,12 @@ export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironm
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
     const snapshot = snapshotRequest(req, res, route.paramNames);
+    if (snapshot.malformed !== null) {
+      refuseMalformed(state, snapshot.malformed).catch((error: unknown) => {
+        env.logger.error('response failed', { path: snapshot.path, error });
+      });
+      return;
+    }
     // Authenticate before reading the body: a refusal known at once (no token) is answered
     // without attaching onData, so uWS drops the body unread.
     const auth = authenticate(route, env, snapshot);
@@ -134,6 +140,16 @@ function authenticate(
 ): AuthenticationResult | Promise<AuthenticationResult> {
   if (route.definition.auth === 'open' || env.authenticate === null) return OPEN;
   return env.authenticate(bearerToken(snapshot.headers.authorization), snapshot);
+}
+
+/** 400 for a path parameter or query whose percent-encoding is malformed. */
+export function refuseMalformed(state: ResponseState, field: string): Promise<void> {
+  const where = field === 'query' ? 'the query string' : `path parameter '${field}'`;
+  return sendJson(
+    state,
+    400,
+    errorBody(`Malformed percent-encoding in ${where}`, 'REQUEST_MALFORMED_ENCODING', field),
+  );
 }
 
 function refuse(

@@ -2,6 +2,7 @@
  * Copy everything we need from a uWS request synchronously: the native `req` object is
  * invalid as soon as the handler returns or awaits.
  */
+import { decodePercent, isWellFormedQuery } from './percent-encoding.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
 
 /** A plain copy of an incoming request. */
@@ -12,6 +13,8 @@ export interface RequestSnapshot {
   readonly headers: Readonly<Record<string, string>>;
   readonly params: Readonly<Record<string, string>>;
   readonly ip: string;
+  /** The first path parameter (or `query`) whose percent-encoding is malformed, else null. */
+  readonly malformed: string | null;
 }
 
 /** Copy method, path, query, headers, path parameters and the client address. */
@@ -25,23 +28,22 @@ export function snapshotRequest(
     headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
   });
   const params: Record<string, string> = {};
+  let malformed: string | null = null;
   paramNames.forEach((name, index) => {
-    params[name] = safeDecode(req.getParameter(index));
+    const raw = req.getParameter(index) ?? '';
+    const decoded = decodePercent(raw);
+    if (decoded === null) malformed ??= name;
+    params[name] = decoded ?? raw;
   });
+  const rawQuery = req.getQuery() ?? '';
+  if (malformed === null && !isWellFormedQuery(rawQuery)) malformed = 'query';
   return {
     method: req.getMethod().toUpperCase(),
     path: req.getUrl(),
-    rawQuery: req.getQuery() ?? '',
+    rawQuery,
     headers,
     params,
     ip: Buffer.from(res.getRemoteAddressAsText()).toString('utf8'),
+    malformed,
   };
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

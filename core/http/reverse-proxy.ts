@@ -16,6 +16,7 @@ import {
 } from './proxy-table.js';
 import { sendJson } from './json-response.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
+import { refuseMalformed } from './request-pipeline.js';
 import { ResponseState } from './response-state.js';
 import { writeResponse } from './response-writer.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
@@ -43,8 +44,13 @@ export function createProxyHandler(
     const state = new ResponseState(res);
     const snapshot = snapshotRequest(req, res, []);
     const body = BODYLESS.has(snapshot.method) ? undefined : requestBodyStream(state);
-    forward(proxy, servedPrefix, env, state, snapshot, body).catch((error: unknown) => {
+    forward(proxy, servedPrefix, env, state, snapshot, body).catch(async (error: unknown) => {
       env.logger.error(`proxy ${snapshot.method} ${snapshot.path} failed`, { error });
+      // Whatever failed, the client gets an answer: no request may hang.
+      if (!state.finished)
+        await sendJson(state, 500, errorBody('The proxy failed', 'PROXY_FAILED')).catch(
+          () => undefined,
+        );
     });
   };
 }
@@ -84,6 +90,11 @@ async function forward(
     }
   }
   const parts = splitProxyPath(servedPrefix, snapshot.path);
+  if (parts === 'malformed' || snapshot.malformed !== null) {
+    body?.destroy();
+    await refuseMalformed(state, parts === 'malformed' ? 'key' : 'query');
+    return;
+  }
   const target = parts === null ? null : definition.resolve(parts.key);
   if (parts === null || target === null) {
     body?.destroy();

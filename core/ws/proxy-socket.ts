@@ -80,6 +80,7 @@ export function socketProxyBehavior(
             return refuse(auth.status, auth.status === 401 ? 'Unauthorized' : 'Forbidden');
         }
         const parts = splitProxyPath(servedPrefix, path);
+        if (parts === 'malformed') return refuse(400, 'Bad Request');
         const target = parts === null ? null : definition.resolve(parts.key);
         if (parts === null || target === null) return refuse(404, 'Not Found');
         const url = upstreamUrl(

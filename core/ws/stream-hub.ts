@@ -7,6 +7,7 @@ import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js'
 import type { Logger } from '../../sdk/logger.js';
 import type { StreamDefinition, StreamHandle } from '../../sdk/stream.js';
 import { parseQuery } from '../http/query-string.js';
+import { isWellFormedQuery } from '../http/percent-encoding.js';
 import { servedPaths } from '../http/route-paths.js';
 import type { TemplatedApp, WebSocket, WebSocketBehavior } from '../http/uws-app.js';
 import { OutboundQueue } from './backpressure.js';
@@ -155,6 +156,12 @@ export class StreamHub {
     ip: string,
     path: string,
   ): Promise<SocketData> {
+    if (!isWellFormedQuery(rawQuery))
+      return {
+        query: {},
+        refusal: { code: 1008, reason: 'malformed percent-encoding in the query string' },
+        principal: null,
+      };
     const raw = parseQuery(rawQuery, runtime.query?.schema);
     const token = typeof raw.token === 'string' && raw.token.length > 0 ? raw.token : null;
     delete raw.token;

@@ -14,6 +14,7 @@ import { extname } from 'node:path';
 import type * as XmlLibrary from 'fast-xml-parser';
 import type * as YamlLibrary from 'yaml';
 import type { ServiceConfigFormat } from '../../../sdk/index.js';
+import { nestingProblem } from './nesting-limit.js';
 import { checkPython } from './python-check.js';
 
 /** Why content is not valid: a 1-based line and a message. */
@@ -117,6 +118,8 @@ function checkConf(text: string): FormatProblem | null {
 export function checkFormat(format: ServiceConfigFormat, text: string): FormatProblem | null {
   const nul = text.indexOf('\u0000');
   if (nul >= 0) return { line: lineAt(text, nul), message: 'NUL character' };
+  const nesting = nestingProblem(format, text);
+  if (nesting !== null) return { line: 1, message: nesting };
   switch (format) {
     case 'json':
       return checkJson(text);

@@ -173,3 +173,33 @@ test('a streamed (chunked) oversized body is cut off at the limit with 413', asy
   }
   t.is((await request(host.url, '/health')).status, 200, 'the host keeps serving');
 });
+
+test('a body nested deeper than 64 levels is 422 before validation, on open routes too', async (t) => {
+  const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+  const response = await request(host.url, '/hello/echo', {
+    rawBody: `{"name":"bob","nested":${deep}}`,
+  });
+  t.is(response.status, 422);
+  t.is(response.body.code, 'REQUEST_TOO_DEEP');
+  t.is(response.body.field, 'body');
+  t.regex(response.body.detail, /64 levels/);
+  const atLimit = `${'['.repeat(60)}${']'.repeat(60)}`;
+  const shallow = await request(host.url, '/hello/echo', {
+    rawBody: `{"name":"bob","extra":${atLimit}}`,
+  });
+  t.not(shallow.status, 500, 'nesting within the limit reaches validation');
+  t.not(shallow.body.code, 'REQUEST_TOO_DEEP');
+});
+
+test('malformed percent-encoding in a path parameter or the query is 400 naming it', async (t) => {
+  for (const bad of ['%ff', '%ED%A0%80', '%E2%82', '%']) {
+    const param = await request(host.url, `/hello/items/${bad}`);
+    t.is(param.status, 400, bad);
+    t.is(param.body.code, 'REQUEST_MALFORMED_ENCODING');
+    t.is(param.body.field, 'item_id');
+    const query = await request(host.url, `/hello/items/1?q=${bad}`);
+    t.is(query.status, 400, bad);
+    t.is(query.body.field, 'query');
+  }
+  t.deepEqual((await request(host.url, '/hello/items/%31%32')).body, { id: 12, verbose: false });
+});

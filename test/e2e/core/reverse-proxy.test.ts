@@ -102,6 +102,15 @@ test('an unknown key is 404 with the error body', async (t) => {
   t.is(response.body.code, 'PROXY_TARGET_NOT_FOUND');
 });
 
+test('a malformed key answers 400 at once instead of hanging', async (t) => {
+  for (const bad of ['%ff', '%ED%A0%80']) {
+    const response = await request(host.url, `/hello/proxy/${bad}/x`);
+    t.is(response.status, 400, bad);
+    t.is(response.body.code, 'REQUEST_MALFORMED_ENCODING');
+    t.is(response.body.field, 'key');
+  }
+});
+
 test('WebSocket upgrades are relayed both ways', async (t) => {
   const socket = await openSocket(wsHost.url, '/hello/proxy/up/socket');
   socket.socket.send('hi');

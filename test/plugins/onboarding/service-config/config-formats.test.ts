@@ -46,3 +46,14 @@ test('valid content passes, including the tricky bits', (t) => {
     Config: { Port: 2, '@a': '1' },
   });
 });
+
+test('content nested deeper than the limit is a format problem, before any parser walks it', (t) => {
+  const deepJson = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`;
+  t.regex(checkFormat('json', deepJson)?.message ?? '', /deeper than 64/);
+  t.regex(checkFormat('yaml', `a: ${'['.repeat(3000)}${']'.repeat(3000)}\n`)?.message ?? '', /64/);
+  const indented = Array.from({ length: 100 }, (_, level) => `${'  '.repeat(level)}k${level}:`);
+  t.regex(checkFormat('yaml', `${indented.join('\n')} 1\n`)?.message ?? '', /64/);
+  t.regex(checkFormat('xml', `${'<a>'.repeat(3000)}${'</a>'.repeat(3000)}`)?.message ?? '', /64/);
+  t.is(checkFormat('xml', `${'<a>'.repeat(10)}x${'</a>'.repeat(10)}`), null);
+  t.is(checkFormat('yaml', 'a:\n  b:\n    c: 1\n'), null);
+});

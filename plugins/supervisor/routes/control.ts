@@ -7,7 +7,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BadRequestError,
   ConflictError,
-  HttpError,
   type ProcessState,
 } from '../../../sdk/index.js';
 import type { LaunchOptions, LaunchResult, ProcessEntry } from '../../../sdk/index.js';
@@ -79,7 +78,11 @@ export class ProcessControl {
   }
 }
 
-/** A failed start as an error: 400 for an invalid block, 409 when a stop cancelled it, else 500. */
+/**
+ * A failed start as an error: 400 for an invalid block; 409 for everything else, because a
+ * process that exits during its start check, a command that cannot be spawned or a dependency
+ * that never became ready are outcomes of the stack, not faults of the host (DECISIONS #28).
+ */
 export function throwIfFailed(outcome: StartOutcome): void {
   const { failure } = outcome;
   if (failure === null) return;
@@ -91,6 +94,6 @@ export function throwIfFailed(outcome: StartOutcome): void {
     case 'cancelled':
       throw new ConflictError('PROCESS_START_CANCELLED', `start cancelled: ${failure.message}`);
     default:
-      throw new HttpError(500, 'PROCESS_START_FAILED', failure.message);
+      throw new ConflictError('PROCESS_START_FAILED', failure.message);
   }
 }

@@ -113,7 +113,7 @@ test('a child ignoring SIGTERM is killed after its stop timeout; grandchildren a
   t.false(isAlive(grandchild));
 });
 
-test('failed starts: 500 with the exit reason, 400 for a block that cannot run', async (t) => {
+test('failed starts: 409 with the exit reason, 400 for a block that cannot run', async (t) => {
   const host = await startSupervisor(
     {
       broken: fixtureBlock(
@@ -134,7 +134,7 @@ test('failed starts: 500 with the exit reason, 400 for a block that cannot run',
   );
   t.teardown(() => host.stop());
   const broken = await request(host.url, '/process/start-service', body('Broken'));
-  t.is(broken.status, 500);
+  t.is(broken.status, 409, 'an exit during the start check is the stack, not a host fault');
   t.deepEqual(broken.body, {
     code: 'PROCESS_START_FAILED',
     detail: 'Broken failed to stay running (exit code 4): error: config.yml missing',

@@ -55,6 +55,7 @@ export class HttpServer {
           socketProxyBehavior(proxy, prefix, {
             logger: pipeline.logger,
             authenticate: streamEnv.authenticate,
+            addresses: pipeline.addresses,
           }),
         );
         this.app.any(
@@ -62,6 +63,7 @@ export class HttpServer {
           createProxyHandler(proxy, prefix, {
             logger: pipeline.logger,
             authenticate: pipeline.authenticate,
+            addresses: pipeline.addresses,
           }),
         );
       }

@@ -7,6 +7,7 @@
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { HandlerRequest, HttpMethod, JsonReply, RawReply } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { ClientAddresses } from './client-address.js';
 import { declaredContentLength, readBody, type BodyResult } from './body-reader.js';
 import { errorBody, mapError } from './error-mapper.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
@@ -32,6 +33,8 @@ export interface PipelineEnvironment {
   readonly validateResponses: boolean;
   /** Aborted when the host stops. */
   readonly shutdownSignal: AbortSignal;
+  /** Who the client is (trusted proxies applied). */
+  readonly addresses: ClientAddresses;
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -43,7 +46,7 @@ const OPEN: AuthenticationResult = { ok: true, principal: null };
 export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironment) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
-    const snapshot = snapshotRequest(req, res, route.paramNames);
+    const snapshot = snapshotRequest(req, res, route.paramNames, env.addresses);
     if (snapshot.malformed !== null) {
       refuseMalformed(state, snapshot.malformed).catch((error: unknown) => {
         env.logger.error('response failed', { path: snapshot.path, error });

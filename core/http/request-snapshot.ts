@@ -2,6 +2,7 @@
  * Copy everything we need from a uWS request synchronously: the native `req` object is
  * invalid as soon as the handler returns or awaits.
  */
+import type { ClientAddresses } from './client-address.js';
 import { decodePercent, isWellFormedQuery } from './percent-encoding.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
 
@@ -22,6 +23,7 @@ export function snapshotRequest(
   req: HttpRequest,
   res: HttpResponse,
   paramNames: readonly string[],
+  addresses: ClientAddresses,
 ): RequestSnapshot {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
@@ -43,7 +45,7 @@ export function snapshotRequest(
     rawQuery,
     headers,
     params,
-    ip: Buffer.from(res.getRemoteAddressAsText()).toString('utf8'),
+    ip: addresses.of(res, req),
     malformed,
   };
 }

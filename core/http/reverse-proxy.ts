@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { ClientAddresses } from './client-address.js';
 import { errorBody } from './error-mapper.js';
 import {
   HOP_BY_HOP,
@@ -30,6 +31,7 @@ export interface ProxyEnvironment {
         snapshot: RequestSnapshot,
       ) => AuthenticationResult | Promise<AuthenticationResult>)
     | null;
+  readonly addresses: ClientAddresses;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD']);
@@ -42,7 +44,7 @@ export function createProxyHandler(
 ) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
-    const snapshot = snapshotRequest(req, res, []);
+    const snapshot = snapshotRequest(req, res, [], env.addresses);
     const body = BODYLESS.has(snapshot.method) ? undefined : requestBodyStream(state);
     forward(proxy, servedPrefix, env, state, snapshot, body).catch(async (error: unknown) => {
       env.logger.error(`proxy ${snapshot.method} ${snapshot.path} failed`, { error });

@@ -12,6 +12,8 @@ import type { Logger } from '../../sdk/logger.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
 import { ConfigStore } from '../config/config-store.js';
+import { clientAddressesOf } from '../http/trusted-proxies-setting.js';
+import { ClientAddresses } from '../http/client-address.js';
 import { plainJsonSchema } from '../config/json-tools.js';
 import { isJsonRecord } from '../../sdk/config.js';
 import {
@@ -75,6 +77,7 @@ export class HostRuntime implements RunningHost {
   private baseUrl: string | null = null;
   private readonly container: DependencyContainer;
   private timeouts: HostOptions['timeouts'];
+  private addresses = new ClientAddresses([]);
 
   constructor(private readonly options: HostOptions) {
     this.sink = new LogSink('info', options.logWrite);
@@ -128,6 +131,7 @@ export class HostRuntime implements RunningHost {
       `configuration: ${source.readPath}${source.origin === 'demo' ? ' (bundled demo)' : ''}`,
     );
     this.timeouts = lifecycleTimeouts(hostSection, options.timeouts);
+    this.addresses = clientAddressesOf(this.config);
 
     this.registerCore(dataDir);
     for (const route of options.systemRoutes(this)) this.routes.add('host', route);
@@ -250,6 +254,7 @@ export class HostRuntime implements RunningHost {
         defaultBodyLimit: this.options.bodyLimitBytes,
         validateResponses: validate,
         shutdownSignal: this.shutdown.signal,
+        addresses: this.addresses,
       },
       {
         logger: this.logger.child('ws'),
@@ -259,6 +264,7 @@ export class HostRuntime implements RunningHost {
             : (token, ip, path) =>
                 authenticator.authenticate({ token, ip, path, transport: 'websocket' }),
         validateMessages: validate,
+        addresses: this.addresses,
       },
     );
   }

@@ -6,6 +6,7 @@
 import type { WebSocket as UpstreamSocket } from 'undici';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { ClientAddresses } from '../http/client-address.js';
 import {
   proxyToken,
   splitProxyPath,
@@ -24,6 +25,8 @@ export interface SocketProxyEnvironment {
         path: string,
       ) => AuthenticationResult | Promise<AuthenticationResult>)
     | null;
+  /** Who the client is (trusted proxies applied). */
+  readonly addresses: ClientAddresses;
 }
 
 interface Relay {
@@ -69,7 +72,7 @@ export function socketProxyBehavior(
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
-      const ip = Buffer.from(res.getRemoteAddressAsText()).toString('utf8');
+      const ip = env.addresses.of(res, req);
       const refuse = (status: number, text: string): void => {
         if (!aborted) res.cork(() => res.writeStatus(statusLine(status, text)).end());
       };

@@ -5,6 +5,7 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { ClientAddresses } from '../http/client-address.js';
 import type { StreamDefinition, StreamHandle } from '../../sdk/stream.js';
 import { parseQuery } from '../http/query-string.js';
 import { isWellFormedQuery } from '../http/percent-encoding.js';
@@ -30,6 +31,8 @@ export interface StreamEnvironment {
         path: string,
       ) => AuthenticationResult | Promise<AuthenticationResult>)
     | null;
+  /** Who the client is (trusted proxies applied). */
+  readonly addresses: ClientAddresses;
   /** Validate published messages against the stream's schema (tests). */
   readonly validateMessages: boolean;
 }
@@ -102,7 +105,7 @@ export class StreamHub {
         const key = req.getHeader('sec-websocket-key');
         const protocol = req.getHeader('sec-websocket-protocol');
         const extensions = req.getHeader('sec-websocket-extensions');
-        const ip = Buffer.from(res.getRemoteAddressAsText()).toString('utf8');
+        const ip = env.addresses.of(res, req);
         void this.prepare(runtime, env, rawQuery, ip, url).then(
           (data) => {
             if (aborted) return;

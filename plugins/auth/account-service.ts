@@ -6,7 +6,8 @@
 import { BadRequestError, NotFoundError, type Logger } from '../../sdk/index.js';
 import type { AuthStateStore } from './auth-state.js';
 import type { PasswordHasher } from './password-hasher.js';
-import type { TokenPair, TokenService } from './token-service.js';
+import type { SessionTokens } from './session-tokens.js';
+import type { TokenPair } from './token-service.js';
 import type { UserAccount, UserStore } from './user-store.js';
 
 /** The authentication status object of SPEC. */
@@ -21,7 +22,7 @@ export interface AccountServiceDeps {
   readonly users: UserStore;
   readonly state: AuthStateStore;
   readonly hasher: PasswordHasher;
-  readonly tokens: TokenService;
+  readonly sessionTokens: SessionTokens;
   readonly logger: Logger;
 }
 
@@ -58,7 +59,7 @@ export class AccountService {
 
   /** First-run setup: create the first user, turn authentication on, sign the user in. */
   async setup(username: string, password: string): Promise<TokenPair> {
-    const { users, state, hasher, tokens, logger } = this.deps;
+    const { users, state, hasher, sessionTokens, logger } = this.deps;
     if (users.count() > 0) throw usersExist();
     const hash = await hasher.hash(password);
     // Checked again after the await: another setup may have finished meanwhile.
@@ -70,7 +71,7 @@ export class AccountService {
       return created;
     });
     logger.info('setup complete: first user created, authentication enabled', { username });
-    return tokens.issuePair(user);
+    return sessionTokens.issue(user);
   }
 
   /** Skip the wizard: authentication off, allowed in any state. */

@@ -16,8 +16,11 @@ import { AuthStateStore } from './auth-state.js';
 import type { AuthConfig } from './config.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RateLimiter } from './rate-limiter.js';
+import { RefreshStore } from './refresh-store.js';
 import { loadOrCreateSecret } from './secret-store.js';
-import { SessionService } from './session-service.js';
+import { SessionTokens } from './session-tokens.js';
+import { LoginSlowdown } from './login-slowdown.js';
+import { SessionService, type SessionServiceDeps } from './session-service.js';
 import { TokenAuthenticator } from './token-authenticator.js';
 import { TokenService } from './token-service.js';
 import { UserStore } from './user-store.js';
@@ -36,6 +39,7 @@ export interface AuthRuntimeContext {
   readonly storage: PluginStorage;
   readonly logger: Logger;
   readonly config: AuthConfig;
+  readonly onLockout?: SessionServiceDeps['onLockout'];
 }
 
 /** The started plugin, or nothing yet. */
@@ -55,6 +59,11 @@ export class AuthRuntime implements Authenticator {
       accessTtlSec: config.access_token_ttl_sec,
       refreshTtlSec: config.refresh_token_ttl_sec,
     });
+    const sessionTokens = new SessionTokens(
+      tokens,
+      new RefreshStore(db, config.refresh_reuse_grace_sec * 1000),
+    );
+    sessionTokens.prune();
     const limits = config.login_rate_limit;
     const limiter = new RateLimiter({
       windowMs: limits.window_sec * 1000,
@@ -62,16 +71,24 @@ export class AuthRuntime implements Authenticator {
       lockoutMaxMs: limits.lockout_max_sec * 1000,
     });
     this.parts = {
-      accounts: new AccountService({ users, state, hasher, tokens, logger }),
+      accounts: new AccountService({ users, state, hasher, sessionTokens, logger }),
       sessions: new SessionService({
         users,
         state,
         hasher,
         tokens,
+        sessionTokens,
         limiter,
         perUser: { maxFailures: limits.max_failures_per_user },
         perAddress: { maxFailures: limits.max_failures_per_address },
+        slowdown: new LoginSlowdown({
+          afterFailures: limits.slowdown_after_failures,
+          intervalMs: limits.slowdown_interval_ms,
+          windowMs: limits.window_sec * 1000,
+          maxWaitMs: 30_000,
+        }),
         logger,
+        ...(this.ctx.onLockout === undefined ? {} : { onLockout: this.ctx.onLockout }),
       }),
       authenticator: new TokenAuthenticator(state, users, tokens, logger),
     };

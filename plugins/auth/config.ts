@@ -12,12 +12,27 @@ export const LoginRateLimitConfig = Type.Object(
     max_failures_per_user: Type.Integer({
       minimum: 1,
       default: 5,
-      description: 'Failed logins for one username, within the window, before it is locked.',
+      description:
+        'Failed logins for one username from one client address, within the window, before that ' +
+        'address is locked for that username (other addresses are not affected).',
     }),
     max_failures_per_address: Type.Integer({
       minimum: 1,
       default: 20,
       description: 'Failed logins from one client address, within the window, before it is locked.',
+    }),
+    slowdown_after_failures: Type.Integer({
+      minimum: 1,
+      default: 10,
+      description:
+        'Failed logins for one username from any addresses, within the window, after which its ' +
+        'attempts are spaced slowdown_interval_ms apart (addresses that signed in as it lately skip).',
+    }),
+    slowdown_interval_ms: Type.Integer({
+      minimum: 0,
+      maximum: 60_000,
+      default: 1000,
+      description: 'Spacing of login attempts for a username under slowdown.',
     }),
     window_sec: Type.Integer({
       minimum: 1,
@@ -51,6 +66,14 @@ export const AuthConfig = Type.Object({
     maximum: 365 * DAY_SEC,
     default: 30 * DAY_SEC,
     description: 'Refresh token lifetime in seconds (SPEC default 30 days).',
+  }),
+  refresh_reuse_grace_sec: Type.Integer({
+    minimum: 0,
+    maximum: 60,
+    default: 10,
+    description:
+      'A refresh token used again within this many seconds of its first use still gets a new pair ' +
+      '(browser tabs refreshing at once); later reuse revokes the whole sign-in.',
   }),
   scrypt_cost_log2: Type.Integer({
     minimum: 14,

@@ -1,13 +1,25 @@
 /**
  * The auth plugin: users, the setup wizard, JWT sign-in and the `core.authenticator` service
- * that guards every route and stream marked `required` (SPEC "Authentication", DECISIONS #6–10).
+ * that guards every route and stream marked `required` (SPEC "Authentication", DECISIONS #6–10,
+ * #25, #28). Wiring only.
  */
-import { authenticatorRef, definePlugin } from '../../sdk/index.js';
+import { authenticatorRef, definePlugin, notableEvent } from '../../sdk/index.js';
 import { AuthRuntime } from './auth-runtime.js';
 import { AuthConfig } from './config.js';
-import { registerModeRoutes } from './routes/mode-routes.js';
-import { registerSessionRoutes } from './routes/session-routes.js';
-import { registerUserRoutes } from './routes/user-routes.js';
+import {
+  authStatusRoute,
+  disableRoute,
+  enableRoute,
+  setupRoute,
+  skipSetupRoute,
+} from './routes/mode-routes.js';
+import { loginRoute, logoutRoute, refreshRoute, verifyRoute } from './routes/session-routes.js';
+import {
+  createUserRoute,
+  deleteUserRoute,
+  listUsersRoute,
+  updateUserRoute,
+} from './routes/user-routes.js';
 
 export default definePlugin({
   name: 'auth',
@@ -19,11 +31,32 @@ export default definePlugin({
       storage: ctx.storage,
       logger: ctx.logger,
       config: ctx.config,
+      onLockout: ({ username, seconds }) =>
+        ctx.events.emit(notableEvent, {
+          event_type: 'auth.login.locked_out',
+          severity: 'warning',
+          title: `Login locked for ${username}`,
+          body: `Repeated failed logins for '${username}' from one address; that address waits ${seconds} s.`,
+          condition_key: username.toLowerCase(),
+          source: 'auth',
+          details: { username, lockout_seconds: seconds },
+        }),
     });
     ctx.provide(authenticatorRef, runtime);
     ctx.onStart(() => runtime.start());
-    registerModeRoutes({ ctx, runtime });
-    registerSessionRoutes({ ctx, runtime });
-    registerUserRoutes({ ctx, runtime });
+
+    ctx.route(authStatusRoute(runtime));
+    ctx.route(setupRoute(runtime));
+    ctx.route(skipSetupRoute(runtime));
+    ctx.route(enableRoute(runtime));
+    ctx.route(disableRoute(runtime));
+    ctx.route(loginRoute(runtime));
+    ctx.route(refreshRoute(runtime));
+    ctx.route(verifyRoute(runtime));
+    ctx.route(logoutRoute(runtime));
+    ctx.route(listUsersRoute(runtime));
+    ctx.route(createUserRoute(runtime));
+    ctx.route(updateUserRoute(runtime));
+    ctx.route(deleteUserRoute(runtime));
   },
 });

@@ -3,6 +3,7 @@
  * Tokens only mean something while authentication is enabled, as in the reference: login and
  * refresh answer 401 while it is off, and verify says `valid: false`.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   ForbiddenError,
   TooManyRequestsError,
@@ -11,7 +12,9 @@ import {
 } from '../../sdk/index.js';
 import type { AuthStateStore } from './auth-state.js';
 import type { PasswordHasher } from './password-hasher.js';
+import type { LoginSlowdown } from './login-slowdown.js';
 import type { KeyPolicy, LimitedKey, RateLimiter } from './rate-limiter.js';
+import type { SessionTokens } from './session-tokens.js';
 import type { TokenPair, TokenService } from './token-service.js';
 import type { UserRecord, UserStore } from './user-store.js';
 
@@ -21,10 +24,14 @@ export interface SessionServiceDeps {
   readonly state: AuthStateStore;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
+  readonly sessionTokens: SessionTokens;
   readonly limiter: RateLimiter;
   readonly perUser: KeyPolicy;
   readonly perAddress: KeyPolicy;
+  readonly slowdown: LoginSlowdown;
   readonly logger: Logger;
+  /** Told once per lockout (the plugin turns it into a notable event). */
+  readonly onLockout?: (lockout: { username: string; ip: string; seconds: number }) => void;
 }
 
 /** Answer of verify. */
@@ -45,23 +52,31 @@ export function principalState(users: UserStore, sub: string, uid: string): Prin
 
 const NOT_ENABLED = 'Authentication is not enabled';
 
+function rateLimited(retryAfterMs: number): TooManyRequestsError {
+  return new TooManyRequestsError(
+    'AUTH_RATE_LIMITED',
+    'Too many failed login attempts; try again later',
+    retryAfterMs / 1000,
+  );
+}
+
 /** Login, refresh and verify. */
 export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {}
 
   async login(username: string, password: string, ip: string): Promise<TokenPair> {
-    const { users, state, hasher, tokens, limiter, logger } = this.deps;
+    const { users, state, hasher, limiter, slowdown, logger } = this.deps;
     if (!state.mode.enabled) throw new UnauthorizedError('AUTH_NOT_ENABLED', NOT_ENABLED);
-    const keys = this.limitedKeys(username, ip);
+    const name = username.toLowerCase();
+    const keys = this.limitedKeys(name, ip);
     const decision = limiter.check(keys);
     if (!decision.allowed) {
       logger.debug('login refused: locked after failed attempts', { username, ip });
-      throw new TooManyRequestsError(
-        'AUTH_RATE_LIMITED',
-        'Too many failed login attempts; try again later',
-        decision.retryAfterMs / 1000,
-      );
+      throw rateLimited(decision.retryAfterMs);
     }
+    const turn = slowdown.turn(name, ip);
+    if (turn.kind === 'refuse') throw rateLimited(turn.retryAfterMs);
+    if (turn.kind === 'wait') await delay(turn.ms);
     const user = users.findCredentials(username);
     const matches =
       user === undefined
@@ -69,36 +84,55 @@ export class SessionService {
         : await hasher.verify(password, user.passwordHash);
     if (user === undefined || !matches) {
       const lockouts = limiter.recordFailure(keys);
+      slowdown.failed(name);
       logger.info('login failed: invalid credentials', { username, ip });
-      for (const lockout of lockouts)
-        logger.warn('login locked after repeated failures', {
-          key: lockout.key,
-          seconds: Math.ceil(lockout.lockoutMs / 1000),
-        });
+      for (const lockout of lockouts) {
+        const seconds = Math.ceil(lockout.lockoutMs / 1000);
+        logger.warn('login locked after repeated failures', { username, ip, seconds });
+        this.deps.onLockout?.({ username, ip, seconds });
+      }
       throw new UnauthorizedError('AUTH_INVALID_CREDENTIALS', 'Incorrect username or password');
     }
-    limiter.reset(this.userKey(username));
+    limiter.reset(keys[0]?.key ?? '');
+    slowdown.succeeded(name, ip);
     if (user.disabled) {
       logger.info('login refused: account disabled', { username, ip });
       throw new ForbiddenError('AUTH_USER_DISABLED', 'User account is disabled');
     }
     logger.info('login succeeded', { username, ip });
-    return tokens.issuePair(user);
+    return this.deps.sessionTokens.issue(user);
   }
 
-  async refresh(refreshToken: string): Promise<TokenPair> {
-    const { users, state, tokens } = this.deps;
+  /** Rotate: the next pair of the token's sign-in; the old token stops working after a grace. */
+  async refresh(refreshToken: string, ip: string): Promise<TokenPair> {
+    const { users, state, sessionTokens, logger } = this.deps;
     if (!state.mode.enabled) throw new UnauthorizedError('AUTH_NOT_ENABLED', NOT_ENABLED);
-    const check = await tokens.verify(refreshToken, 'refresh');
-    if (!check.ok)
-      throw new UnauthorizedError('AUTH_INVALID_REFRESH_TOKEN', 'Invalid or expired refresh token');
-    const { sub, uid } = check.claims;
-    const principal = principalState(users, sub, uid);
+    const rotation = await sessionTokens.rotate(refreshToken);
+    if (!rotation.ok) {
+      if (rotation.reason === 'replayed')
+        logger.warn('a used refresh token was presented again; its sign-in is revoked', { ip });
+      throw new UnauthorizedError(
+        rotation.reason === 'invalid' ? 'AUTH_INVALID_REFRESH_TOKEN' : 'AUTH_REFRESH_TOKEN_REVOKED',
+        rotation.reason === 'invalid'
+          ? 'Invalid or expired refresh token'
+          : 'This refresh token was already used or revoked; sign in again',
+      );
+    }
+    const { username, uid } = rotation.subject;
+    const principal = principalState(users, username, uid);
     if (principal === 'revoked')
       throw new UnauthorizedError('AUTH_USER_REVOKED', 'User account no longer exists');
     if (principal === 'disabled')
       throw new ForbiddenError('AUTH_USER_DISABLED', 'User account is disabled');
-    return tokens.issuePair({ username: sub, uid });
+    return sessionTokens.issue(rotation.subject, rotation.family);
+  }
+
+  /** Logout: the sign-in of this refresh token ends (every token of its family). */
+  async logout(refreshToken: string, ip: string): Promise<void> {
+    const revoked = await this.deps.sessionTokens.revoke(refreshToken);
+    if (!revoked)
+      throw new UnauthorizedError('AUTH_INVALID_REFRESH_TOKEN', 'Invalid or expired refresh token');
+    this.deps.logger.info('signed out', { ip });
   }
 
   /** Always answers: `{valid: false, username: null}` for anything but a usable access token. */
@@ -112,14 +146,14 @@ export class SessionService {
     return { valid: true, username: check.claims.sub };
   }
 
-  private userKey(username: string): string {
-    // Lower-cased so case variants of one name share a budget.
-    return `user:${username.toLowerCase()}`;
-  }
-
-  private limitedKeys(username: string, ip: string): LimitedKey[] {
+  /**
+   * Lockouts key on the address: a username from one address, and one address overall. So
+   * failures from one address never lock a correct login from another (DECISIONS #25); the
+   * username-wide answer is the slowdown. Names are lower-cased: case variants share a budget.
+   */
+  private limitedKeys(name: string, ip: string): LimitedKey[] {
     return [
-      { key: this.userKey(username), policy: this.deps.perUser },
+      { key: `user:${name}\u0000${ip}`, policy: this.deps.perUser },
       { key: `address:${ip}`, policy: this.deps.perAddress },
     ];
   }

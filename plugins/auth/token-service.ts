@@ -42,6 +42,13 @@ export interface TokenPair {
   readonly token_type: 'bearer';
 }
 
+/** A pair with what the refresh-token store records about its refresh token. */
+export interface IssuedPair {
+  readonly pair: TokenPair;
+  readonly refreshJti: string;
+  readonly refreshExpiresAtMs: number;
+}
+
 /** Result of {@link TokenService.verify}. */
 export type TokenCheck =
   | { readonly ok: true; readonly claims: TokenClaims }
@@ -74,12 +81,18 @@ export class TokenService {
   }
 
   /** A fresh access + refresh pair for `subject`. */
-  async issuePair(subject: TokenSubject): Promise<TokenPair> {
+  async issuePair(subject: TokenSubject): Promise<IssuedPair> {
+    const refreshJti = randomUUID();
+    const issuedAt = Math.floor(this.now() / 1000);
     const [access, refresh] = await Promise.all([
-      this.sign(subject, 'access', this.options.accessTtlSec),
-      this.sign(subject, 'refresh', this.options.refreshTtlSec),
+      this.sign(subject, 'access', issuedAt, this.options.accessTtlSec, randomUUID()),
+      this.sign(subject, 'refresh', issuedAt, this.options.refreshTtlSec, refreshJti),
     ]);
-    return { access_token: access, refresh_token: refresh, token_type: 'bearer' };
+    return {
+      pair: { access_token: access, refresh_token: refresh, token_type: 'bearer' },
+      refreshJti,
+      refreshExpiresAtMs: (issuedAt + this.options.refreshTtlSec) * 1000,
+    };
   }
 
   /** Check signature, expiry, the claim set and the expected type. Never throws. */
@@ -132,15 +145,20 @@ export class TokenService {
     }
   }
 
-  private async sign(subject: TokenSubject, type: TokenType, ttlSec: number): Promise<string> {
-    const issuedAt = Math.floor(this.now() / 1000);
+  private async sign(
+    subject: TokenSubject,
+    type: TokenType,
+    issuedAt: number,
+    ttlSec: number,
+    jti: string,
+  ): Promise<string> {
     const { SignJWT } = await loadJose();
     return new SignJWT({ type, uid: subject.uid })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(subject.username)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + ttlSec)
-      .setJti(randomUUID())
+      .setJti(jti)
       .sign(this.key);
   }
 }

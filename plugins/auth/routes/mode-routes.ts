@@ -1,13 +1,15 @@
 /**
- * Authentication mode routes (SPEC "Authentication mode" table): status, setup, skip-setup are
- * open (DECISIONS #9); enable and disable need a token while authentication is enabled.
+ * Authentication mode routes (SPEC "Authentication mode" table): status and setup are open
+ * (setup answers 400 once users exist); skip-setup, enable and disable need a token while
+ * authentication is enabled, so an anonymous caller can never turn it off (DECISIONS #8/#9).
  */
-import { MessageBody } from '../../../sdk/index.js';
+import { MessageBody, defineRoute } from '../../../sdk/index.js';
 import { AuthStatusBody, Credentials, Errors, SetupResponse } from '../schemas.js';
-import { AUTH_TAGS, type AuthRouteDeps } from './route-context.js';
+import type { AuthRuntime } from '../auth-runtime.js';
+import { AUTH_TAGS } from './route-context.js';
 
-export function registerModeRoutes({ ctx, runtime }: AuthRouteDeps): void {
-  ctx.route({
+export function authStatusRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'GET',
     path: '/api/auth/status',
     auth: 'open',
@@ -16,8 +18,10 @@ export function registerModeRoutes({ ctx, runtime }: AuthRouteDeps): void {
     schema: { response: AuthStatusBody },
     handler: () => runtime.accounts.status(),
   });
+}
 
-  ctx.route({
+export function setupRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/setup',
     auth: 'open',
@@ -34,22 +38,27 @@ export function registerModeRoutes({ ctx, runtime }: AuthRouteDeps): void {
       return { message: 'Authentication set up: first user created and signed in', ...pair };
     },
   });
+}
 
-  ctx.route({
+export function skipSetupRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/skip-setup',
-    auth: 'open',
     tags: AUTH_TAGS,
     summary: 'Skip the setup wizard (authentication disabled)',
-    description: 'Allowed in any state; turns authentication off.',
+    description:
+      'Allowed in any state; turns authentication off. While authentication is enabled it ' +
+      'needs an access token like every other route (401 without one).',
     schema: { response: MessageBody },
     handler: () => {
       runtime.accounts.skipSetup();
       return { message: 'Authentication setup skipped successfully' };
     },
   });
+}
 
-  ctx.route({
+export function enableRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/enable',
     tags: AUTH_TAGS,
@@ -61,8 +70,10 @@ export function registerModeRoutes({ ctx, runtime }: AuthRouteDeps): void {
       return { message: 'Authentication enabled successfully' };
     },
   });
+}
 
-  ctx.route({
+export function disableRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/disable',
     tags: AUTH_TAGS,

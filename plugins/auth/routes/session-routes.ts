@@ -1,5 +1,5 @@
-/** Signing in (all open, DECISIONS #9): login, refresh and verify. */
-import { InputError } from '../../../sdk/index.js';
+/** Signing in: login, refresh and verify are open (DECISIONS #9); logout needs a token. */
+import { InputError, MessageBody, defineRoute } from '../../../sdk/index.js';
 import {
   Credentials,
   Errors,
@@ -9,10 +9,11 @@ import {
   VerifyRequest,
   VerifyResponse,
 } from '../schemas.js';
-import { AUTH_TAGS, type AuthRouteDeps } from './route-context.js';
+import type { AuthRuntime } from '../auth-runtime.js';
+import { AUTH_TAGS } from './route-context.js';
 
-export function registerSessionRoutes({ ctx, runtime }: AuthRouteDeps): void {
-  ctx.route({
+export function loginRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/login',
     auth: 'open',
@@ -33,22 +34,31 @@ export function registerSessionRoutes({ ctx, runtime }: AuthRouteDeps): void {
     handler: (request) =>
       runtime.sessions.login(request.body.username, request.body.password, request.ip),
   });
+}
 
-  ctx.route({
+export function refreshRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/refresh',
     auth: 'open',
     tags: AUTH_TAGS,
     summary: 'Exchange a refresh token for a new token pair',
-    description: '401 for an invalid, expired or non-refresh token; 403 for a disabled account.',
+    description:
+      'Rotates (DECISIONS #28): answers a new pair, and the refresh token sent stops working. ' +
+      'Sent again within `stackd.auth.refresh_reuse_grace_sec` (10 s) it still gets a pair ' +
+      '(tabs refreshing at once); later, the reuse is taken as a stolen token and every token ' +
+      'of that sign-in is revoked. 401 for an invalid, expired, used or revoked refresh ' +
+      'token; 403 for a disabled account.',
     schema: {
       body: RefreshRequest,
       response: { 200: TokenPairBody, ...Errors.unauthorized, ...Errors.forbidden },
     },
-    handler: (request) => runtime.sessions.refresh(request.body.refresh_token),
+    handler: (request) => runtime.sessions.refresh(request.body.refresh_token, request.ip),
   });
+}
 
-  ctx.route({
+export function verifyRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/verify',
     auth: 'open',
@@ -64,6 +74,28 @@ export function registerSessionRoutes({ ctx, runtime }: AuthRouteDeps): void {
       if (token === undefined)
         throw new InputError('AUTH_TOKEN_MISSING', 'token is required', { field: 'token' });
       return runtime.sessions.verify(token);
+    },
+  });
+}
+
+export function logoutRoute(runtime: AuthRuntime) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/auth/logout',
+    tags: AUTH_TAGS,
+    summary: 'Sign out: revoke a refresh token and every token rotated from it',
+    description:
+      'Needs an access token while authentication is enabled. The refresh token in the body and ' +
+      'its whole sign-in (every token rotated from the same login) stop working at once; access ' +
+      'tokens already issued run out on their own (60 minutes by default). 401 for an invalid ' +
+      'or expired refresh token.',
+    schema: {
+      body: RefreshRequest,
+      response: { 200: MessageBody, ...Errors.unauthorized },
+    },
+    handler: async (request) => {
+      await runtime.sessions.logout(request.body.refresh_token, request.ip);
+      return { message: 'Signed out' };
     },
   });
 }

@@ -2,7 +2,7 @@
  * User management (SPEC "User account" table). Needs a token while authentication is enabled;
  * open while it is disabled (DECISIONS #8).
  */
-import { MessageBody, reply } from '../../../sdk/index.js';
+import { MessageBody, reply, defineRoute } from '../../../sdk/index.js';
 import {
   CreateUserResponse,
   Credentials,
@@ -12,10 +12,11 @@ import {
   UserListResponse,
   UsernameParams,
 } from '../schemas.js';
-import { AUTH_TAGS, type AuthRouteDeps } from './route-context.js';
+import type { AuthRuntime } from '../auth-runtime.js';
+import { AUTH_TAGS } from './route-context.js';
 
-export function registerUserRoutes({ ctx, runtime }: AuthRouteDeps): void {
-  ctx.route({
+export function listUsersRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'GET',
     path: '/api/auth/users',
     tags: AUTH_TAGS,
@@ -23,8 +24,10 @@ export function registerUserRoutes({ ctx, runtime }: AuthRouteDeps): void {
     schema: { response: UserListResponse },
     handler: () => ({ users: runtime.accounts.listUsers() }),
   });
+}
 
-  ctx.route({
+export function createUserRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'POST',
     path: '/api/auth/users',
     tags: AUTH_TAGS,
@@ -39,8 +42,10 @@ export function registerUserRoutes({ ctx, runtime }: AuthRouteDeps): void {
       return { message: 'User created successfully', username: user.username };
     },
   });
+}
 
-  ctx.route({
+export function updateUserRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'PUT',
     path: '/api/auth/users/:username',
     tags: AUTH_TAGS,
@@ -56,8 +61,10 @@ export function registerUserRoutes({ ctx, runtime }: AuthRouteDeps): void {
       return { message: 'User updated successfully', ...user };
     },
   });
+}
 
-  ctx.route({
+export function deleteUserRoute(runtime: AuthRuntime) {
+  return defineRoute({
     method: 'DELETE',
     path: '/api/auth/users/:username',
     tags: AUTH_TAGS,

@@ -132,6 +132,14 @@ export const ApiServiceBlock = Type.Object(
     host: Type.Optional(Type.String()),
     // 0 picks a free port (CONTRACT.md `--port`).
     port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65_535 })),
+    trusted_proxies: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description:
+          'Addresses or CIDRs of reverse proxies in front of stackd (default none). Only from ' +
+          'these is X-Forwarded-For believed: the client is the right-most address in it that ' +
+          'is not itself a trusted proxy. Rate limits and logs use that address.',
+      }),
+    ),
   },
   { ...open, title: 'ApiServiceBlock' },
 );

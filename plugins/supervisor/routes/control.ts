@@ -4,11 +4,7 @@
  * typed errors. Shared by the current routes and their earlier-generation aliases.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  BadRequestError,
-  ConflictError,
-  type ProcessState,
-} from '../../../sdk/index.js';
+import { BadRequestError, ConflictError, type ProcessState } from '../../../sdk/index.js';
 import type { LaunchOptions, LaunchResult, ProcessEntry } from '../../../sdk/index.js';
 import type { StartOutcome } from '../runtime/runner-types.js';
 import type { StartPreparers } from '../start-preparers.js';

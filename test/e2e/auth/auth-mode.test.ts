@@ -118,9 +118,12 @@ test.serial(
 );
 
 test.serial(
-  'any (enabled, users) | skip-setup → disabled, skipped; open without a token',
+  'any (enabled, users) | skip-setup needs a token (401 anonymous) → disabled, skipped; open',
   async (t) => {
-    const response = await api.post('/api/auth/skip-setup');
+    const anonymous = await api.post('/api/auth/skip-setup');
+    expectStatus(t, anonymous, 401, 'AUTH_REQUIRED');
+    t.like(await status(), { enabled: true }, 'an anonymous caller cannot turn auth off');
+    const response = await api.post('/api/auth/skip-setup', undefined, adminToken);
     expectStatus(t, response, 200);
     t.deepEqual(await status(), { enabled: false, has_users: true, setup_skipped: true });
     expectStatus(t, await api.echo(), 200);

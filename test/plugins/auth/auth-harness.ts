@@ -10,7 +10,10 @@ import { FolderStorage } from '../../../core/storage/plugin-storage.js';
 import { AccountService } from '../../../plugins/auth/account-service.js';
 import { AuthStateStore } from '../../../plugins/auth/auth-state.js';
 import { PasswordHasher } from '../../../plugins/auth/password-hasher.js';
+import { LoginSlowdown } from '../../../plugins/auth/login-slowdown.js';
 import { RateLimiter } from '../../../plugins/auth/rate-limiter.js';
+import { RefreshStore } from '../../../plugins/auth/refresh-store.js';
+import { SessionTokens } from '../../../plugins/auth/session-tokens.js';
 import { SessionService } from '../../../plugins/auth/session-service.js';
 import { TokenAuthenticator } from '../../../plugins/auth/token-authenticator.js';
 import { TokenService } from '../../../plugins/auth/token-service.js';
@@ -49,6 +52,9 @@ export function authParts(
     refreshTtlSec?: number;
     perUser?: number;
     perAddress?: number;
+    slowdownAfter?: number;
+    slowdownIntervalMs?: number;
+    graceMs?: number;
   } = {},
 ) {
   const storage = tempStorage();
@@ -69,17 +75,44 @@ export function authParts(
     lockoutMaxMs: 900_000,
     now: clock.now,
   });
-  const accounts = new AccountService({ users, state, hasher, tokens, logger });
+  const sessionTokens = new SessionTokens(
+    tokens,
+    new RefreshStore(db, options.graceMs ?? 10_000),
+    clock.now,
+  );
+  const slowdown = new LoginSlowdown({
+    afterFailures: options.slowdownAfter ?? 10,
+    intervalMs: options.slowdownIntervalMs ?? 0,
+    windowMs: 900_000,
+    maxWaitMs: 30_000,
+    now: clock.now,
+  });
+  const accounts = new AccountService({ users, state, hasher, sessionTokens, logger });
   const sessions = new SessionService({
     users,
     state,
     hasher,
     tokens,
+    sessionTokens,
     limiter,
+    slowdown,
     perUser: { maxFailures: options.perUser ?? 5 },
     perAddress: { maxFailures: options.perAddress ?? 20 },
     logger,
   });
   const authenticator = new TokenAuthenticator(state, users, tokens, logger);
-  return { storage, db, clock, lines, users, state, tokens, accounts, sessions, authenticator };
+  return {
+    storage,
+    db,
+    clock,
+    lines,
+    users,
+    state,
+    tokens,
+    sessionTokens,
+    slowdown,
+    accounts,
+    sessions,
+    authenticator,
+  };
 }

@@ -14,7 +14,7 @@ function service(clock = new ManualClock(), accessTtlSec = 3600, refreshTtlSec =
 
 test('a pair carries sub, exp, iat, jti and type, signed HS256', async (t) => {
   const { clock, tokens } = service();
-  const pair = await tokens.issuePair(subject);
+  const { pair } = await tokens.issuePair(subject);
   t.is(pair.token_type, 'bearer');
   const issuedAt = Math.floor(clock.ms / 1000);
   const access = decodeJwt(pair.access_token);
@@ -34,7 +34,7 @@ test('a pair carries sub, exp, iat, jti and type, signed HS256', async (t) => {
 
 test('each token type is accepted only as itself', async (t) => {
   const { tokens } = service();
-  const pair = await tokens.issuePair(subject);
+  const { pair } = await tokens.issuePair(subject);
   t.like(await tokens.verify(pair.access_token, 'access'), { ok: true, claims: { sub: 'alice' } });
   t.like(await tokens.verify(pair.refresh_token, 'refresh'), { ok: true });
   t.like(await tokens.verify(pair.refresh_token, 'access'), { ok: false });
@@ -43,7 +43,7 @@ test('each token type is accepted only as itself', async (t) => {
 
 test('a token expires at exp, with no leeway', async (t) => {
   const { clock, tokens } = service(new ManualClock(), 1);
-  const pair = await tokens.issuePair(subject);
+  const { pair } = await tokens.issuePair(subject);
   clock.advance(999);
   t.true((await tokens.verify(pair.access_token, 'access')).ok);
   clock.advance(1);
@@ -58,9 +58,9 @@ test('tokens signed with another secret, tampered or garbage are refused', async
     refreshTtlSec: 60,
     now: clock.now,
   });
-  const foreign = await other.issuePair(subject);
+  const { pair: foreign } = await other.issuePair(subject);
   t.like(await tokens.verify(foreign.access_token, 'access'), { ok: false });
-  const pair = await tokens.issuePair(subject);
+  const { pair } = await tokens.issuePair(subject);
   const [header, , signature] = pair.access_token.split('.');
   const forgedPayload = Buffer.from(
     JSON.stringify({ ...decodeJwt(pair.access_token), sub: 'root' }),

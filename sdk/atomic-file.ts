@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
-  /** File mode; defaults to the existing file's mode, else 0o644. */
+  /** File mode; defaults to the existing file's mode, else 0o600 (DECISIONS #26). */
   readonly mode?: number;
 }
 
@@ -22,8 +22,9 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const directory = dirname(path);
-  await mkdir(directory, { recursive: true });
-  const mode = options.mode ?? (await existingMode(path)) ?? 0o644;
+  // New folders 0700 and new files 0600 (DECISIONS #26); a file that exists keeps its mode.
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const mode = options.mode ?? (await existingMode(path)) ?? 0o600;
   const temp = join(
     directory,
     `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,

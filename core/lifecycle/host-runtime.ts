@@ -3,7 +3,7 @@
  * each hook within a time budget; stop runs in reverse order, bounded and idempotent.
  */
 import 'reflect-metadata';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { authenticatorRef } from '../../sdk/contracts/authenticator.js';
@@ -106,7 +106,9 @@ export class HostRuntime implements RunningHost {
   private async bootSteps(): Promise<string> {
     const { options } = this;
     const dataDir = resolve(options.cwd, options.dataDir);
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // Private whatever made it (DECISIONS #26): it holds the JWT secret, users and logs.
+    chmodSync(dataDir, 0o700);
     if (this.nativeUws) this.logger.info('uWebSockets.js: native binary loaded');
     else
       this.logger.warn(

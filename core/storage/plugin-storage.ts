@@ -1,5 +1,5 @@
 /** The sdk's `PluginStorage`: a plugin's own folder under the data dir, and its databases. */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Database, PluginStorage } from '../../sdk/storage.js';
@@ -75,7 +75,9 @@ export class FolderStorage implements PluginStorage {
 
   private ensureDir(): void {
     if (this.created) return;
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // A folder made by an earlier version may be wider: the data dir is private (DECISIONS #26).
+    chmodSync(this.dir, 0o700);
     this.created = true;
   }
 }

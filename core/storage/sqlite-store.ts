@@ -2,8 +2,7 @@
  * SQLite databases through node-sqlite3-wasm (no native build, works on any Node 20). Wraps the
  * library behind the sdk's small `Database` interface so plugins never see the library.
  */
-import { rmSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import type { Database, SqlParams, SqlRow } from '../../sdk/storage.js';
@@ -12,11 +11,13 @@ type LibraryParams = Parameters<sqlite.Database['run']>[1];
 
 /** Open (or create) a database file; WAL is not available in the wasm VFS, so a journal is used. */
 export function openSqlite(file: string): Database {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   // The wasm VFS locks with a `<file>.lock` directory; one left by a crashed host would make
   // every later open fail with SQLITE_BUSY. The data dir belongs to one host, so it is stale.
   rmSync(`${file}.lock`, { recursive: true, force: true });
   const db = new sqlite.Database(file);
+  // The library creates the file with the default mode; databases hold users and secrets.
+  chmodSync(file, 0o600);
   db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
   return new SqliteDatabase(db);
 }

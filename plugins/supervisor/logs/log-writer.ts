@@ -13,7 +13,16 @@
  * (minus secrets), so the program's own log format, level parsing and existing tooling keep
  * working. The stream a line came from is not recorded.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type { LogLineBus } from './log-line-bus.js';
 import { redactLine } from '../../../sdk/index.js';
@@ -138,8 +147,10 @@ export class ProcessLogWriter {
   }
 
   private open(): number {
-    mkdirSync(dirname(this.options.file), { recursive: true });
-    const descriptor = openSync(this.options.file, 'a');
+    mkdirSync(dirname(this.options.file), { recursive: true, mode: 0o700 });
+    // Logs may carry what redaction missed: readable by the owner only (DECISIONS #26).
+    const descriptor = openSync(this.options.file, 'a', 0o600);
+    fchmodSync(descriptor, 0o600); // a file from an earlier version may be wider
     this.descriptor = descriptor;
     this.size = fstatSync(descriptor).size;
     return descriptor;

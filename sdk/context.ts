@@ -20,7 +20,15 @@ export interface HostInfo {
   readonly version: string;
   /** The listen address once listening (`http://127.0.0.1:8000`), else null. */
   readonly baseUrl: () => string | null;
+  /**
+   * What each plugin's stop hooks get in all (`stackd.lifecycle.stop_timeout_ms`). A hook's
+   * signal aborts {@link STOP_NOTICE_MS} before it runs out: time to SIGKILL what is left.
+   */
+  readonly stopBudgetMs: number;
 }
+
+/** How long before the end of the stop budget a stop hook's signal aborts. */
+export const STOP_NOTICE_MS = 2_000;
 
 /** A health contribution: healthy, or a one-line reason. */
 export type HealthResult =

@@ -108,3 +108,18 @@ export function isHttpError(value: unknown): value is HttpError {
       typeof (value as Partial<HttpError>).code === 'string')
   );
 }
+
+/**
+ * A plugin's configuration cannot work (settings that contradict each other): thrown from
+ * `register`, it stops the boot with `STACKD_CONFIG_INVALID` naming the field.
+ */
+export class PluginConfigError extends Error {
+  constructor(
+    /** The dotted config path at fault (`stackd.supervisor.shutdown_budget_sec`). */
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'PluginConfigError';
+  }
+}

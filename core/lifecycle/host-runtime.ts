@@ -11,6 +11,7 @@ import type { HostInfo } from '../../sdk/context.js';
 import type { Logger } from '../../sdk/logger.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
+import { STOP_NOTICE_MS } from '../../sdk/context.js';
 import { ConfigStore } from '../config/config-store.js';
 import { clientAddressesOf } from '../http/trusted-proxies-setting.js';
 import { ClientAddresses } from '../http/client-address.js';
@@ -169,7 +170,12 @@ export class HostRuntime implements RunningHost {
   }
 
   private registerCore(dataDir: string): void {
-    const info: HostInfo = { dataDir, version: this.options.version, baseUrl: () => this.baseUrl };
+    const info: HostInfo = {
+      dataDir,
+      version: this.options.version,
+      baseUrl: () => this.baseUrl,
+      stopBudgetMs: this.timeouts.stopMs,
+    };
     const c = this.container;
     c.register(HOST_INFO, { useValue: info });
     c.register(CORE_LOGGER, { useValue: this.logger });
@@ -286,7 +292,7 @@ export class HostRuntime implements RunningHost {
       const name = entry.loaded.plugin.name;
       this.capabilities.markStopped(name);
       for (const hook of [...entry.scope.stopHooks].reverse()) {
-        await runBounded(`plugin '${name}' stop`, this.timeouts.stopMs, hook).catch(
+        await runBounded(`plugin '${name}' stop`, this.timeouts.stopMs, hook, STOP_NOTICE_MS).catch(
           (error: unknown) => this.logger.error(describeError(error)),
         );
       }

@@ -4,6 +4,8 @@
  * search for it; the README lists them all.
  */
 
+import { PluginConfigError } from '../../sdk/errors.js';
+
 /** Every boot and plugin failure code, with what it means. */
 export const BOOT_ERROR_CODES = {
   STACKD_PLUGIN_NOT_FOUND: 'a plugin path or package could not be found or imported',
@@ -40,7 +42,9 @@ export class BootError extends Error {
 
 /** The code of an error (or of the error it wraps), when it carries one. */
 export function bootErrorCode(error: unknown): BootErrorCode | undefined {
-  for (let current: unknown = error; current instanceof Error; current = current.cause)
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
     if (current instanceof BootError) return current.code;
+    if (current instanceof PluginConfigError) return 'STACKD_CONFIG_INVALID';
+  }
   return undefined;
 }

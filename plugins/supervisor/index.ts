@@ -24,7 +24,8 @@ import { registerStatusStream } from './routes/status-stream.js';
 import { StartPreparers } from './start-preparers.js';
 import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
-import { PidRegistry } from './runtime/pid-registry.js';
+import { LaunchBook } from './runtime/launch-book.js';
+import { checkStopBudget } from './stop-budget.js';
 
 export default definePlugin({
   name: 'supervisor',
@@ -35,6 +36,7 @@ export default definePlugin({
   configAccess: 'document',
   config: SupervisorConfig,
   register(ctx) {
+    checkStopBudget(ctx.config.shutdown_budget_sec, ctx.host.stopBudgetMs);
     const bus = new LogLineBus({
       onListenerError: (error) => ctx.logger.error('log line listener failed', { error }),
     });
@@ -43,15 +45,15 @@ export default definePlugin({
     ctx.stack.onChange(() => (document = undefined));
     let publishStatus = (): void => undefined;
     let publishScheduled = false;
-    const launched = new PidRegistry(ctx.storage, ctx.logger.child('leftovers'));
+    const launches = new LaunchBook(ctx.storage, ctx.logger.child('leftovers'));
     const supervisor = new Supervisor({
       dataDir: ctx.host.dataDir,
       config: ctx.config,
       readDocument: () => (document ??= ctx.stack.read()),
       logger: ctx.logger,
       bus,
+      launches,
       onChange: (state) => {
-        launched.track(state);
         ctx.events.emit(processStateChanged, state);
         // Changes come in bursts (boot, waits): one frame per turn of the event loop.
         if (publishScheduled) return;
@@ -90,19 +92,16 @@ export default definePlugin({
     ctx.metrics(createProcessMetricsCollector(supervisor));
 
     const boot = new AbortController();
-    ctx.onStart(() => {
+    ctx.onStart(async () => {
       const graph = ctx.optional(dependencyGraphRef);
+      // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
+      await launches.open();
       // In the background: the host listens at once while waits and start checks run.
-      void ctx.tasks.run('boot start', async () => {
-        // Groups a crashed predecessor left running go first, or we would start duplicates.
-        await launched.reapLeftovers();
-        await supervisor.startEnabled(graph, boot.signal);
-      });
+      void ctx.tasks.run('boot start', () => supervisor.startEnabled(graph, boot.signal));
     });
-    ctx.onStop(async () => {
+    ctx.onStop(async (signal) => {
       boot.abort();
-      await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000);
-      await launched.flush();
+      await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000, signal);
     });
   },
 });

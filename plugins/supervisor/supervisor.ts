@@ -28,7 +28,7 @@ import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
-import type { StartOutcome } from './runtime/runner-types.js';
+import type { LaunchRecords, StartOutcome } from './runtime/runner-types.js';
 import { liveTree, recentProcTable } from './runtime/proc-table.js';
 
 /** What the supervisor is built from. */
@@ -43,6 +43,8 @@ export interface SupervisorOptions {
   readonly onChange: (state: ProcessState) => void;
   /** Environment merged under every block's env (default: the host's). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Launch identities and their durable records. */
+  readonly launches: LaunchRecords;
 }
 
 function descriptor(entry: ProcessEntry): ProcessDescriptor {
@@ -226,9 +228,11 @@ export class Supervisor {
   }
 
   /** Stop every process (dependents first, the rest in parallel); SIGKILL what outlives the budget. */
-  async stopAll(budgetMs: number): Promise<void> {
+  async stopAll(budgetMs: number, hostDeadline?: AbortSignal): Promise<void> {
     const cutShort = new AbortController();
     const timer = setTimeout(() => cutShort.abort(), budgetMs);
+    // The host's own stop budget ending first turns every remaining grace into SIGKILL now.
+    hostDeadline?.addEventListener('abort', () => cutShort.abort(), { once: true });
     const names = [...this.runners.keys()];
     try {
       await runOrdered(names, {
@@ -257,6 +261,7 @@ export class Supervisor {
         },
         logger: this.options.logger.child(processName),
         startCheckMs: this.options.config.start_check_ms,
+        launches: this.options.launches,
       });
       this.runners.set(processName, runner);
     }

@@ -27,6 +27,8 @@ export interface ExitInfo {
 /** A launched process. */
 export interface LaunchedProcess {
   readonly pid: number;
+  /** The launch marker in its environment (and its descendants'). */
+  readonly marker: string;
   /** Epoch ms of the launch. */
   readonly startedAt: number;
   /** Settles when it exited and its output drained (bounded: grandchildren may hold the pipes). */
@@ -56,14 +58,24 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
   return signal === null ? 0 : 128 + (constants.signals[signal] ?? 0);
 }
 
+/** An environment entry naming this launch (see launch-marker.ts). */
+export interface LaunchMarker {
+  readonly name: string;
+  readonly value: string;
+}
+
 /** Start `spec` with its output going to `sink` (null: discarded). */
-export async function launch(spec: ProcessSpec, sink: OutputSink | null): Promise<LaunchedProcess> {
+export async function launch(
+  spec: ProcessSpec,
+  sink: OutputSink | null,
+  marker: LaunchMarker,
+): Promise<LaunchedProcess> {
   await prepareCwd(spec);
   const [program, ...args] = spec.argv;
   if (program === undefined) throw new Error('command is empty');
   const child = spawn(program, args, {
     cwd: spec.cwd,
-    env: spec.env,
+    env: { ...spec.env, [marker.name]: marker.value },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
@@ -111,6 +123,7 @@ export async function launch(spec: ProcessSpec, sink: OutputSink | null): Promis
   });
   return {
     pid,
+    marker: marker.value,
     startedAt: Date.now(),
     exited,
     hasExited: () => exitedAt !== undefined,

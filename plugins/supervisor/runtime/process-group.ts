@@ -55,7 +55,8 @@ export async function waitGroupGone(
   for (;;) {
     if (leaderExited() && !(await groupAlive(pgid))) return true;
     if (Date.now() >= deadline || cutShort?.aborted === true) return false;
-    await sleep(Math.min(pause, Math.max(1, deadline - Date.now())));
+    // Woken by cutShort: the host's stop budget must turn into SIGKILL at once, not a poll later.
+    await pauseFor(Math.min(pause, Math.max(1, deadline - Date.now())), cutShort);
     pause = Math.min(MAX_POLL_MS, pause * 1.5);
   }
 }
@@ -85,4 +86,60 @@ export async function terminateGroup(
   signalGroup(pgid, 'SIGKILL');
   const gone = await waitGroupGone(pgid, leaderExited, KILL_WAIT_MS);
   return { killed: true, survived: !gone };
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  if (!safeGroup(pid)) return;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+async function stillRunning(pids: readonly number[]): Promise<number[]> {
+  const table = await readProcTable();
+  if (table === null) return [...pids];
+  const live = new Set(table.filter((row) => !isDead(row)).map((row) => row.pid));
+  return pids.filter((pid) => live.has(pid));
+}
+
+/**
+ * End a set of processes that are not (or no longer) our children: `signal` to each (and to the
+ * group each leads), up to `graceMs` for them to go, then SIGKILL. Resolves with the pids that
+ * survived even SIGKILL. `cutShort` ends the grace early.
+ */
+export async function terminateProcesses(
+  pids: readonly number[],
+  signal: NodeJS.Signals,
+  graceMs: number,
+  cutShort?: AbortSignal,
+): Promise<number[]> {
+  const send = (to: NodeJS.Signals, targets: readonly number[]): void => {
+    for (const pid of targets) {
+      signalGroup(pid, to);
+      signalProcess(pid, to);
+    }
+  };
+  const waitGone = async (targets: readonly number[], ms: number, cut?: AbortSignal) => {
+    const deadline = Date.now() + ms;
+    let pause = FIRST_POLL_MS;
+    let left = await stillRunning(targets);
+    while (left.length > 0 && Date.now() < deadline && cut?.aborted !== true) {
+      await pauseFor(Math.min(pause, Math.max(1, deadline - Date.now())), cut);
+      pause = Math.min(MAX_POLL_MS, pause * 1.5);
+      left = await stillRunning(left);
+    }
+    return left;
+  };
+  send(signal, pids);
+  const left = await waitGone(pids, graceMs, cutShort);
+  if (left.length === 0) return [];
+  send('SIGKILL', left);
+  return waitGone(left, KILL_WAIT_MS);
+}
+
+/** Sleep, waking early when `signal` aborts. */
+async function pauseFor(ms: number, signal?: AbortSignal): Promise<void> {
+  await sleep(ms, undefined, signal === undefined ? undefined : { signal }).catch(() => undefined);
 }

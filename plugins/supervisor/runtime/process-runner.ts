@@ -8,11 +8,10 @@ import type { ProcessState } from '../../../sdk/index.js';
 import type { ProcessSpec } from '../process-spec.js';
 import { HealthMonitor } from './health-monitor.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
-import { groupAlive, terminateGroup } from './process-group.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import type { RunnerDeps, StartFailureKind, StartOutcome } from './runner-types.js';
 import { runStartSequence } from './start-sequence.js';
-import { stopLaunched } from './stop-launched.js';
+import { endRemnants, stopLaunched } from './stop-launched.js';
 import { SerialQueue, StateRecord } from './state-record.js';
 
 const SECONDS = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
@@ -123,10 +122,16 @@ export class ProcessRunner {
     } catch (error) {
       return this.fail('config', `invalid configuration: ${messageOf(error)}`);
     }
+    // Leftovers of a crashed predecessor go first, or this would run next to its duplicate.
+    await this.deps.launches.ready();
     const abort = new AbortController();
     this.startAbort = abort;
     this.set({ status: 'starting', pid: null, exit_code: null, started_at: null, reason: null });
+    const marker = this.deps.launches.newMarker();
     const step = await runStartSequence(spec, {
+      marker,
+      recordLaunch: (launched) =>
+        this.deps.launches.recorded(this.deps.processName, launched.pid, launched.marker),
       processName: this.deps.processName,
       signal: abort.signal,
       startCheckMs: this.deps.startCheckMs,
@@ -185,6 +190,7 @@ export class ProcessRunner {
     const result = await stopLaunched(process, spec, cutShort);
     if (result.survived)
       this.deps.logger.error(`${this.deps.processName}: group ${process.pid} survived SIGKILL`);
+    else await this.deps.launches.forget(process.pid);
     this.launched = undefined;
     this.set({
       status: 'stopped',
@@ -237,9 +243,9 @@ export class ProcessRunner {
     this.health?.stop();
     this.deps.logger.warn(message);
     this.set({ status: 'crashed', pid: null, exit_code: info.exitCode, reason: message });
-    // Orphaned grandchildren would hold ports and files: end the rest of the group too.
-    if (await groupAlive(process.pid))
-      await terminateGroup(process.pid, spec.stopSignal, spec.stopTimeoutMs, () => true);
+    // Orphaned grandchildren would hold ports and files: end the rest of the launch too.
+    await endRemnants(process, spec);
+    await this.deps.launches.forget(process.pid);
     this.launched = undefined;
     if (!spec.autoRestart || !this.autoRestartAllowed || this.hostStopping) return;
     const decision = this.restarts.decide(spec, info, process.startedAt);

@@ -1,7 +1,7 @@
 /** The contract between a process runner and its owner. */
 import type { Logger, ProcessState } from '../../../sdk/index.js';
 import type { ProcessSpec } from '../process-spec.js';
-import type { OutputSink } from './launch.js';
+import type { LaunchMarker, OutputSink } from './launch.js';
 
 /** Why a start did not end with a running process. */
 export type StartFailureKind = 'config' | 'wait' | 'launch' | 'exited' | 'cancelled';
@@ -24,4 +24,17 @@ export interface RunnerDeps {
   readonly logger: Logger;
   /** A process that exits within this time after launch failed to start. */
   readonly startCheckMs: number;
+  /** Launch identities and their durable records. */
+  readonly launches: LaunchRecords;
+}
+
+/** The part of the launch book a runner uses. */
+export interface LaunchRecords {
+  /** Settles once a previous host's leftovers are gone; every launch waits for it. */
+  ready(): Promise<void>;
+  newMarker(): LaunchMarker;
+  /** Durable (fsync'd) before the launch is reported. */
+  recorded(processName: string, pid: number, marker: string): Promise<void>;
+  /** The launch ended for good. */
+  forget(pid: number): Promise<void>;
 }

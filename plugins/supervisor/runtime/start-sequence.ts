@@ -7,7 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../../sdk/index.js';
 import type { ProcessSpec } from '../process-spec.js';
 import { runWaits } from '../waits/wait-runner.js';
-import { launch, type ExitInfo, type LaunchedProcess, type OutputSink } from './launch.js';
+import {
+  launch,
+  type ExitInfo,
+  type LaunchMarker,
+  type LaunchedProcess,
+  type OutputSink,
+} from './launch.js';
 
 /** Where a start sequence ended. */
 export type StartStep =
@@ -32,6 +38,10 @@ export interface StartSequenceHooks {
   readonly logger: Logger;
   /** What is awaited now. */
   onWaiting(what: string): void;
+  /** The marker for the launch's environment. */
+  readonly marker: LaunchMarker;
+  /** Record the launch durably; awaited before it is reported. */
+  recordLaunch(process: LaunchedProcess): Promise<void>;
   /** The process was launched (the immediate-exit check begins). */
   onLaunched(process: LaunchedProcess): void;
 }
@@ -60,10 +70,11 @@ export async function runStartSequence(
   if (signal.aborted) return { kind: 'cancelled', launched: false };
   let process: LaunchedProcess;
   try {
-    process = await launch(spec, hooks.output);
+    process = await launch(spec, hooks.output, hooks.marker);
   } catch (error) {
     return { kind: 'failed', failure: 'launch', message: messageOf(error) };
   }
+  await hooks.recordLaunch(process);
   hooks.onLaunched(process);
   const check = await Promise.race([
     process.exited.then(() => 'exited' as const),

@@ -1,8 +1,14 @@
-/** End a launched process: its stop signal to the group, SIGKILL after its stop timeout. */
+/**
+ * End a launched process and everything it started: the stop signal to its group and to every
+ * descendant that left the group (found by its launch marker), SIGKILL to whatever outlives the
+ * stop timeout (or the host's stop budget).
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessSpec } from '../process-spec.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
-import { terminateGroup } from './process-group.js';
+import { markedProcesses } from './launch-marker.js';
+import { groupAlive, terminateGroup, terminateProcesses } from './process-group.js';
+import { readProcTable } from './proc-table.js';
 
 /** How the stop went. */
 export interface StopResult {
@@ -10,11 +16,20 @@ export interface StopResult {
   readonly info: ExitInfo;
   /** SIGKILL was needed. */
   readonly killed: boolean;
-  /** Something in the group survived even SIGKILL. */
+  /** Something survived even SIGKILL. */
   readonly survived: boolean;
 }
 
 const EXIT_WAIT_MS = 5_000;
+
+/** Marked processes of this launch outside its group (they called setsid, or were moved). */
+async function escapedFrom(process: LaunchedProcess): Promise<number[]> {
+  const marked = await markedProcesses(process.marker);
+  if (marked.length === 0) return [];
+  const table = (await readProcTable()) ?? [];
+  const groupOf = new Map(table.map((row) => [row.pid, row.pgrp]));
+  return marked.filter((pid) => groupOf.get(pid) !== process.pid);
+}
 
 /** Stop `process` as `spec` says; `cutShort` ends the grace time early (host stop budget). */
 export async function stopLaunched(
@@ -22,14 +37,30 @@ export async function stopLaunched(
   spec: ProcessSpec,
   cutShort?: AbortSignal,
 ): Promise<StopResult> {
-  const { killed, survived } = await terminateGroup(
-    process.pid,
-    spec.stopSignal,
-    spec.stopTimeoutMs,
-    () => process.hasExited(),
-    cutShort,
-  );
+  const escaped = await escapedFrom(process);
+  const [group, survivors] = await Promise.all([
+    terminateGroup(
+      process.pid,
+      spec.stopSignal,
+      spec.stopTimeoutMs,
+      () => process.hasExited(),
+      cutShort,
+    ),
+    terminateProcesses(escaped, spec.stopSignal, spec.stopTimeoutMs, cutShort),
+  ]);
   const seen = await Promise.race([process.exited, sleep(EXIT_WAIT_MS, null)]);
   const info = seen ?? { exitCode: 137, signal: 'SIGKILL' as const, at: Date.now() };
-  return { info, killed, survived };
+  return { info, killed: group.killed, survived: group.survived || survivors.length > 0 };
+}
+
+/** After the leader exited on its own: end what it left behind (group members and escapes). */
+export async function endRemnants(process: LaunchedProcess, spec: ProcessSpec): Promise<void> {
+  const escaped = await escapedFrom(process);
+  await Promise.all([
+    (async () => {
+      if (await groupAlive(process.pid))
+        await terminateGroup(process.pid, spec.stopSignal, spec.stopTimeoutMs, () => true);
+    })(),
+    terminateProcesses(escaped, spec.stopSignal, spec.stopTimeoutMs),
+  ]);
 }

@@ -7,6 +7,8 @@ import type { JsonRecord, ProcessState } from '../../../sdk/index.js';
 import { SupervisorConfig } from '../../../plugins/supervisor/config.js';
 import { LogLineBus } from '../../../plugins/supervisor/logs/log-line-bus.js';
 import { Supervisor } from '../../../plugins/supervisor/supervisor.js';
+import { LaunchBook } from '../../../plugins/supervisor/runtime/launch-book.js';
+import { FolderStorage } from '../../../core/storage/plugin-storage.js';
 import { eventually } from '../../helpers/eventually.js';
 import { isAlive, program, readPid } from './support/processes.js';
 import { memoryLogger } from './support/runner.js';
@@ -26,6 +28,7 @@ function makeSupervisor(document: JsonRecord) {
     logger: memoryLogger(),
     bus,
     onChange: (state) => changes.push(state),
+    launches: new LaunchBook(new FolderStorage(dataDir, 'supervisor'), memoryLogger()),
   });
   return { supervisor, dataDir, changes, lines };
 }

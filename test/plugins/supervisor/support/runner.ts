@@ -8,6 +8,8 @@ import { listProcessEntries } from '../../../../sdk/index.js';
 import { SupervisorConfig } from '../../../../plugins/supervisor/config.js';
 import { buildProcessSpec } from '../../../../plugins/supervisor/process-spec.js';
 import { ProcessRunner } from '../../../../plugins/supervisor/runtime/process-runner.js';
+import { LaunchBook } from '../../../../plugins/supervisor/runtime/launch-book.js';
+import { FolderStorage } from '../../../../core/storage/plugin-storage.js';
 
 /** A logger that keeps lines in memory. */
 export function memoryLogger(lines: string[] = []): Logger {
@@ -57,6 +59,7 @@ export function makeRunner(
     onChange: (state) => states.push(state),
     logger: memoryLogger(),
     startCheckMs: options.startCheckMs ?? 300,
+    launches: new LaunchBook(new FolderStorage(dataDir, 'supervisor'), memoryLogger()),
   });
   return { runner, states, output: () => output, dataDir };
 }

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostRuntime } from '../core/lifecycle/host-runtime.js';
+import { guardProcessOutput, writeOutput } from '../core/logging/process-output.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { parseCliOptions, USAGE } from './cli-options.js';
 import { findPackageRoot } from './package-root.js';
@@ -13,6 +14,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { version } = findPackageRoot(here);
 
 async function main(): Promise<void> {
+  guardProcessOutput();
   let options;
   try {
     options = parseCliOptions(process.argv.slice(2), process.env);
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
 
   try {
     const url = await host.boot();
-    process.stdout.write(`stackd listening on ${url}\n`);
+    writeOutput('stdout', `stackd listening on ${url}\n`);
   } catch (error) {
     process.stderr.write(
       `stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`,

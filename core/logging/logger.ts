@@ -3,6 +3,7 @@
  * a level threshold and subscribers (tests, streams) that see every record.
  */
 import type { LogFields, LogLevel, Logger } from '../../sdk/logger.js';
+import { writeOutput } from './process-output.js';
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -29,7 +30,7 @@ export class LogSink {
 
   constructor(
     private threshold: LogLevel,
-    private readonly write: (line: string) => void = (line) => process.stderr.write(line),
+    private readonly write: (line: string) => void = (line) => writeOutput('stderr', line),
   ) {}
 
   setLevel(level: LogLevel): void {

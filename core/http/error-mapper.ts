@@ -2,6 +2,8 @@
 import { isHttpError } from '../../sdk/errors.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { ErrorBody } from '../../sdk/schema.js';
+import { storageFailureKind } from '../storage/storage-failure.js';
+import type { StorageStatus } from '../storage/storage-status.js';
 
 /** A mapped error: status, body and headers. */
 export interface MappedError {
@@ -10,8 +12,24 @@ export interface MappedError {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Map an error; unknown errors become a generic 500 and their cause is logged, not sent. */
-export function mapError(error: unknown, logger: Logger, context: string): MappedError {
+/**
+ * Map an error; storage failures become 507/503 naming the data dir (and are recorded for
+ * /health); unknown errors become a generic 500 and their cause is logged, not sent.
+ */
+export function mapError(
+  error: unknown,
+  logger: Logger,
+  context: string,
+  storage?: StorageStatus,
+): MappedError {
+  const storageKind = storage === undefined ? null : storageFailureKind(error);
+  if (storage !== undefined && storageKind !== null) {
+    const kind = storage.resolve(storageKind);
+    storage.recordFailure(kind);
+    const answer = storage.describe(kind);
+    logger.warn(`${context}: ${answer.detail}`);
+    return { status: answer.status, body: errorBody(answer.detail, answer.code), headers: {} };
+  }
   if (isHttpError(error)) {
     const body: ErrorBody =
       error.field === undefined

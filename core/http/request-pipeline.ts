@@ -8,6 +8,7 @@ import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js'
 import type { HandlerRequest, HttpMethod, JsonReply, RawReply } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { ClientAddresses } from './client-address.js';
+import type { StorageStatus } from '../storage/storage-status.js';
 import { declaredContentLength, readBody, type BodyResult } from './body-reader.js';
 import { errorBody, mapError } from './error-mapper.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
@@ -35,6 +36,8 @@ export interface PipelineEnvironment {
   readonly shutdownSignal: AbortSignal;
   /** Who the client is (trusted proxies applied). */
   readonly addresses: ClientAddresses;
+  /** The data dir's condition: storage failures answer 507/503 and are noted for /health. */
+  readonly storage?: StorageStatus;
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -131,7 +134,7 @@ async function handle(
     await sendResult(route, env, state, result, snapshot);
   } catch (error) {
     if (state.finished) return;
-    const mapped = mapError(error, env.logger, `${snapshot.method} ${snapshot.path}`);
+    const mapped = mapError(error, env.logger, `${snapshot.method} ${snapshot.path}`, env.storage);
     await sendJson(state, mapped.status, mapped.body, mapped.headers);
   }
 }

@@ -38,6 +38,8 @@ import { loadPlugins, type LoadedPlugin } from '../plugins/plugin-loader.js';
 import { PluginScope } from '../plugins/plugin-scope.js';
 import { HostEventBus } from '../runtime/event-bus.js';
 import { HealthRegistry } from '../runtime/health-registry.js';
+import { StorageStatus } from '../storage/storage-status.js';
+import { removeStaleTempFiles, removeStaleTempsOf } from '../storage/stale-temp.js';
 import { ServiceRegistry } from '../runtime/service-registry.js';
 import { PluginTasks } from '../runtime/task-runner.js';
 import { FolderStorage } from '../storage/plugin-storage.js';
@@ -79,6 +81,7 @@ export class HostRuntime implements RunningHost {
   private readonly container: DependencyContainer;
   private timeouts: HostOptions['timeouts'];
   private addresses = new ClientAddresses([]);
+  private storageStatus: StorageStatus | undefined;
 
   constructor(private readonly options: HostOptions) {
     this.sink = new LogSink('info', options.logWrite);
@@ -122,6 +125,9 @@ export class HostRuntime implements RunningHost {
       dataDir,
       demoPath: options.demoPath,
     });
+    const staleTemps =
+      (await removeStaleTempFiles(dataDir)) +
+      (source.origin === 'file' ? await removeStaleTempsOf(source.writePath) : 0);
     this.configStore = new ConfigStore(source, await readConfigDocument(source, options.demoDir));
     const hostSection = this.configStore.hostSection();
     const api = isJsonRecord(hostSection.api_service) ? hostSection.api_service : {};
@@ -133,6 +139,8 @@ export class HostRuntime implements RunningHost {
     this.logger.info(
       `configuration: ${source.readPath}${source.origin === 'demo' ? ' (bundled demo)' : ''}`,
     );
+    if (staleTemps > 0)
+      this.logger.info(`removed ${staleTemps} temp file(s) of writes a crash interrupted`);
     this.timeouts = lifecycleTimeouts(hostSection, options.timeouts);
     this.addresses = clientAddressesOf(this.config);
 
@@ -187,6 +195,9 @@ export class HostRuntime implements RunningHost {
     c.register(CapabilityRegistry, { useValue: this.capabilities });
     c.register(ServiceRegistry, { useValue: this.services });
     c.register(HealthRegistry, { useValue: this.health });
+    const storage = new StorageStatus(dataDir);
+    this.storageStatus = storage;
+    this.health.add('host', 'storage', () => storage.health());
     c.register(HostEventBus, { useValue: new HostEventBus(this.logger.child('events')) });
   }
 
@@ -263,6 +274,7 @@ export class HostRuntime implements RunningHost {
         validateResponses: validate,
         shutdownSignal: this.shutdown.signal,
         addresses: this.addresses,
+        ...(this.storageStatus === undefined ? {} : { storage: this.storageStatus }),
       },
       {
         logger: this.logger.child('ws'),

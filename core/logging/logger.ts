@@ -24,9 +24,16 @@ export function parseLogLevel(value: string | undefined): LogLevel {
   return normalized in LEVEL_RANK ? (normalized as LogLevel) : 'info';
 }
 
+/** A warning or error repeated within this window is counted, not written again. */
+const REPEAT_WINDOW_MS = 60_000;
+/** Distinct repeated messages remembered at most (the oldest are forgotten). */
+const REPEAT_KEYS = 1_000;
+
 /** Where records go; shared by every scoped logger of a host. */
 export class LogSink {
   private readonly listeners = new Set<(record: LogRecord) => void>();
+  /** Per warning/error text: when its window began and how many repeats it swallowed. */
+  private readonly repeats = new Map<string, { since: number; suppressed: number }>();
 
   constructor(
     private threshold: LogLevel,
@@ -43,10 +50,44 @@ export class LogSink {
   }
 
   emit(level: LogLevel, scope: string, message: string, fields: LogFields | undefined): void {
-    const record: LogRecord = { time: new Date().toISOString(), level, scope, message, fields };
+    const text = this.throttled(level, scope, message);
+    if (text === null) return;
+    const record: LogRecord = {
+      time: new Date().toISOString(),
+      level,
+      scope,
+      message: text,
+      fields,
+    };
     for (const listener of this.listeners) listener(record);
     if (LEVEL_RANK[level] < LEVEL_RANK[this.threshold]) return;
     this.write(formatRecord(record));
+  }
+
+  /**
+   * One line per cause per minute: a warning or error whose scope and text repeat within the
+   * window is swallowed and counted (a full disk must not write hundreds of identical lines a
+   * second); the first one after the window says how many were swallowed. Null: swallow it.
+   */
+  private throttled(level: LogLevel, scope: string, message: string): string | null {
+    if (level !== 'warn' && level !== 'error') return message;
+    const key = `${level}\u0000${scope}\u0000${message}`;
+    const now = Date.now();
+    const seen = this.repeats.get(key);
+    if (seen !== undefined && now - seen.since < REPEAT_WINDOW_MS) {
+      seen.suppressed += 1;
+      return null;
+    }
+    this.repeats.delete(key);
+    this.repeats.set(key, { since: now, suppressed: 0 });
+    if (this.repeats.size > REPEAT_KEYS) {
+      const oldest = this.repeats.keys().next();
+      if (oldest.done !== true) this.repeats.delete(oldest.value);
+    }
+    const swallowed = seen?.suppressed ?? 0;
+    return swallowed === 0
+      ? message
+      : `${message} (repeated ${swallowed} more times in the last minute)`;
   }
 }
 

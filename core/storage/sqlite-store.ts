@@ -49,7 +49,8 @@ class SqliteDatabase implements Database {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      // SQLite may have rolled back already (SQLITE_FULL does): the first error is the news.
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw error;
     }
   }

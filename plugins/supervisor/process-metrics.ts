@@ -59,8 +59,9 @@ export async function collectProcessMetrics(
     let rss = 0;
     let count = 0;
     for (const pid of trees[index] ?? []) {
-      const stat = usage[pid];
-      if (stat === undefined) continue;
+      // pidusage answers null for a pid that went away during the sample.
+      const stat = usage[pid] as Usage[number] | null | undefined;
+      if (stat === undefined || stat === null) continue;
       cpu += stat.cpu;
       rss += stat.memory;
       count += 1;

@@ -3,6 +3,7 @@
  * the working directory, else a demo saved earlier in the data dir, else the bundled demo.
  */
 import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from '../../sdk/bounded-json.js';
+import { resolveFreePorts } from './free-ports.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -65,11 +66,18 @@ const CONFIG_MAX_DEPTH = 2 * MAX_JSON_DEPTH;
 export async function readConfigDocument(
   source: ConfigSource,
   demoDir: string,
+  notice: (message: string) => void = () => undefined,
 ): Promise<Record<string, unknown>> {
   let text = await readFile(source.readPath, 'utf8');
-  // The bundled demo names its programs relative to where it is installed.
-  if (source.origin === 'demo')
+  if (source.origin === 'demo') {
+    // The bundled demo names its programs relative to where it is installed, and takes other
+    // ports when its defaults are in use.
     text = text.replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'));
+    const ports = await resolveFreePorts(text);
+    text = ports.text;
+    for (const { wanted, used } of ports.moved)
+      notice(`demo: port ${wanted} is in use; the demo uses ${used} instead`);
+  }
   // The document is walked recursively (validation, redaction, merges): bound its depth first.
   if (jsonNestsDeeperThan(text, CONFIG_MAX_DEPTH))
     throw new Error(

@@ -128,7 +128,10 @@ export class HostRuntime implements RunningHost {
     const staleTemps =
       (await removeStaleTempFiles(dataDir)) +
       (source.origin === 'file' ? await removeStaleTempsOf(source.writePath) : 0);
-    this.configStore = new ConfigStore(source, await readConfigDocument(source, options.demoDir));
+    this.configStore = new ConfigStore(
+      source,
+      await readConfigDocument(source, options.demoDir, (message) => this.logger.warn(message)),
+    );
     const hostSection = this.configStore.hostSection();
     const api = isJsonRecord(hostSection.api_service) ? hostSection.api_service : {};
     this.sink.setLevel(

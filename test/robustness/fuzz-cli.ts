@@ -1,0 +1,51 @@
+/**
+ * `npm run fuzz`: the long robustness run outside `npm test` — 10,000 hostile requests and 50
+ * kills by default. STACKD_FUZZ_SEED, STACKD_FUZZ_REQUESTS and STACKD_FUZZ_KILLS change them.
+ * Exits 1 when anything was found.
+ */
+import { FUZZ_KEYS, FUZZ_PROCESSES, startFuzzHost } from './fuzz-host.js';
+import { describeReport, runFuzz } from './fuzz-run.js';
+import { runKills } from './kill-run.js';
+import { seedFromEnv } from './prng.js';
+
+function count(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const seed = seedFromEnv();
+  const requests = count('STACKD_FUZZ_REQUESTS', 10_000);
+  const kills = count('STACKD_FUZZ_KILLS', 50);
+  const started = Date.now();
+  const { host, accessToken } = await startFuzzHost(`fuzz-${seed}`);
+  let failed = false;
+  try {
+    const report = await runFuzz(
+      host.url,
+      accessToken,
+      {
+        processNames: [...FUZZ_PROCESSES, 'stackd API', 'Nobody'],
+        configKeys: [...FUZZ_KEYS, 'nope'],
+        usernames: ['fuzzer', 'fuzz.two', 'x', 'admin2'],
+        tokenLike: ['', 'garbage', 'a.b.c', `${accessToken.slice(0, -4)}AAAA`],
+      },
+      { seed, requests, concurrency: 8, socketSessions: 20, timeoutMs: 15_000 },
+    );
+    console.log(describeReport(report));
+    failed = report.findings.length > 0 || !report.healthyAfter;
+  } finally {
+    await host.stop();
+  }
+  if (kills > 0) {
+    const report = await runKills(seed, kills);
+    console.log(`kills (seed ${seed}): ${JSON.stringify(report.kills)}`);
+    console.log(`problems: ${report.problems.length === 0 ? 'none' : report.problems.join('; ')}`);
+    failed ||= report.problems.length > 0;
+  }
+  console.log(`fuzz run took ${Math.round((Date.now() - started) / 1000)} s`);
+  process.exit(failed ? 1 : 0);
+}
+
+void main();

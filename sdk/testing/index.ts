@@ -84,7 +84,8 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     builtins,
     validateResponses: options.validateResponses ?? true,
     bodyLimitBytes: 1024 * 1024,
-    timeouts: { registerMs: 10_000, startMs: 30_000, stopMs: 15_000 },
+    // The host's own defaults: the supervisor's shutdown budget must fit the stop budget.
+    timeouts: { registerMs: 10_000, startMs: 30_000, stopMs: 30_000 },
     systemRoutes: (running) => systemRoutes(running, version),
     serviceOverrides: new Map(
       (options.overrides ?? []).map((entry) => [entry.ref.id, entry.implementation]),

@@ -242,17 +242,21 @@ export class ProcessRunner {
     if (this.launched?.process !== process) return;
     this.health?.stop();
     this.deps.logger.warn(message);
-    this.set({ status: 'crashed', pid: null, exit_code: info.exitCode, reason: message });
+    // Decided before the clean-up below, so the state never shows a crash without its outcome.
+    const restartable = spec.autoRestart && this.autoRestartAllowed && !this.hostStopping;
+    const decision = restartable ? this.restarts.decide(spec, info, process.startedAt) : null;
+    this.set({
+      status: 'crashed',
+      pid: null,
+      exit_code: info.exitCode,
+      reason: decision?.action === 'give-up' ? `${message}; ${decision.reason}` : message,
+    });
     // Orphaned grandchildren would hold ports and files: end the rest of the launch too.
     await endRemnants(process, spec);
     await this.deps.launches.forget(process.pid);
     this.launched = undefined;
-    if (!spec.autoRestart || !this.autoRestartAllowed || this.hostStopping) return;
-    const decision = this.restarts.decide(spec, info, process.startedAt);
-    if (decision.action === 'give-up') {
-      this.set({ reason: `${message}; ${decision.reason}` });
-      return;
-    }
+    if (decision === null || decision.action === 'give-up') return;
+    if (!this.autoRestartAllowed || this.hostStopping) return;
     this.set({
       status: 'backoff',
       reason: `${message}; restart ${decision.attempt} in ${SECONDS(decision.delayMs)}`,

@@ -21,7 +21,7 @@ export class RemoteClient {
   ) {}
 
   private async call(
-    method: string,
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     body?: unknown,
     signal?: AbortSignal,
@@ -32,7 +32,7 @@ export class RemoteClient {
     const prefix = url.pathname.replace(/\/$/, '');
     try {
       const response = await this.pool.request({
-        method: method as 'GET',
+        method,
         path: `${prefix}${path}`,
         headers: {
           'x-api-key': this.apiKey,

@@ -201,8 +201,7 @@ export class SyncService {
     if (this.timer) clearTimeout(this.timer);
     this.config = undefined;
     await this.running?.catch(() => undefined);
-    await Promise.all(
-      [this.primaryClient, ...this.subordinateClients.values()].map((c) => c?.close()),
-    );
+    const clients = [this.primaryClient, ...this.subordinateClients.values()];
+    await Promise.all(clients.map((client) => client?.close() ?? Promise.resolve()));
   }
 }

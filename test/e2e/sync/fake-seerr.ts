@@ -18,6 +18,8 @@ export interface FakeSeerr {
   failList: boolean;
   /** Answer create calls with 500 while true. */
   failCreate: boolean;
+  /** List calls answered (any status). */
+  listCalls: number;
   /** List calls answered with 500. */
   listFailures: number;
   add(type: string, tmdbId: number, is4k?: boolean, seasons?: number[]): FakeRequest;
@@ -28,7 +30,7 @@ export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
   const requests: FakeRequest[] = [];
   const creates: unknown[] = [];
   let nextId = 1;
-  const state = { failList: false, failCreate: false, listFailures: 0 };
+  const state = { failList: false, failCreate: false, listFailures: 0, listCalls: 0 };
   const server: Server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -38,6 +40,7 @@ export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
     if (url.pathname === '/api/v1/status') return send(200, { version: '1.2.3' });
     if (req.headers['x-api-key'] !== apiKey) return send(401, { message: 'bad key' });
     if (req.method === 'GET' && url.pathname === '/api/v1/request') {
+      state.listCalls += 1;
       if (state.failList) {
         state.listFailures += 1;
         return send(500, { message: 'boom' });

@@ -3,7 +3,7 @@
  * the delay, and propagate deletions only after a complete, successful listing. Pure of HTTP
  * routing; the remotes come in as clients.
  */
-import type { RemoteClient, RemoteRequest } from './remote.js';
+import { RemoteError, type RemoteClient, type RemoteRequest } from './remote.js';
 import { failedKey, isoSeconds, type SyncState } from './state.js';
 
 export interface CycleInput {
@@ -67,6 +67,10 @@ export async function runCycle(state: SyncState, input: CycleInput): Promise<boo
           media_type: request.mediaType,
           tmdb_id: request.tmdbId,
         };
+        changed = true;
+        // An unreachable subordinate would cost a timeout per request: leave it for next poll.
+        if (error instanceof RemoteError && error.unreachable) return;
+        continue;
       }
       changed = true;
     }

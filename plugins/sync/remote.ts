@@ -9,7 +9,14 @@ export interface RemoteRequest {
   seasons: number[];
 }
 
-export class RemoteError extends Error {}
+export class RemoteError extends Error {
+  /** True when the remote could not be reached at all (no HTTP answer). */
+  readonly unreachable: boolean;
+  constructor(message: string, unreachable = false) {
+    super(message);
+    this.unreachable = unreachable;
+  }
+}
 
 const TIMEOUT_MS = 10_000;
 
@@ -53,7 +60,7 @@ export class RemoteClient {
       }
       return { status: response.statusCode, json };
     } catch (error) {
-      throw new RemoteError(`connection failed: ${(error as Error).message}`);
+      throw new RemoteError(`connection failed: ${(error as Error).message}`, true);
     }
   }
 

@@ -45,3 +45,38 @@ test('many polls create each request once; a 409 links the existing request', as
     await Promise.all([clients.primary.close(), clients.sub.close(), primary.close(), sub.close()]);
   }
 });
+
+test('a dead subordinate does not stop the others and is recorded as failed', async (t) => {
+  const primary = await startFakeSeerr('p');
+  const live = await startFakeSeerr('l');
+  const dead = await startFakeSeerr('d');
+  const deadUrl = dead.url;
+  await dead.close();
+  primary.add('movie', 1);
+  primary.add('movie', 2);
+  const clients = [
+    new RemoteClient(primary.url, 'p'),
+    new RemoteClient(live.url, 'l'),
+    new RemoteClient(deadUrl, 'd'),
+  ] as const;
+  try {
+    const state = emptyState();
+    await runCycle(state, {
+      primary: clients[0],
+      subordinates: new Map([
+        ['live', clients[1]],
+        ['dead', clients[2]],
+      ]),
+      retryDelayMs: 60_000,
+      sync4k: false,
+      now: Date.now,
+    });
+    t.is(live.requests.length, 2);
+    const failed = Object.entries(state.failed);
+    t.is(failed.length, 1);
+    t.regex(failed[0]?.[0] ?? '', /\|\|dead$/);
+    t.regex(failed[0]?.[1].error ?? '', /connection failed/);
+  } finally {
+    await Promise.all([...clients.map((client) => client.close()), primary.close(), live.close()]);
+  }
+});

@@ -111,6 +111,11 @@ test('test route probes with the key and names the remote status', async (t) => 
     t.is(creds.status, 422);
     const status = await request(host.url, '/request-sync/status');
     t.deepEqual(status.body, { enabled: false, status: 'disabled' });
+    t.true((await request(host.url, '/process/capabilities')).body.request_sync);
+    const paths = Object.keys((await request(host.url, '/openapi.json')).body.paths);
+    for (const prefix of ['/request-sync', '/seerr-sync'])
+      for (const route of ['status', 'failed', 'state', 'test'])
+        t.true(paths.includes(`${prefix}/${route}`), `${prefix}/${route} documented`);
   } finally {
     await host.stop();
     await remote.close();

@@ -28,6 +28,22 @@ export const SyncConfig = Type.Object({
     }),
     { default: [], description: 'Instances requests are copied to' },
   ),
+  internal_subordinates: Type.Array(
+    Type.Object({
+      process_name: Type.String({
+        minLength: 1,
+        description: 'A process of this configuration (e.g. a Jellyseerr instance)',
+      }),
+      api_key: Type.Optional(
+        Type.String({ description: "API key (write-only); default: the block's api_key field" }),
+      ),
+    }),
+    {
+      default: [],
+      description:
+        'Subordinates that are processes of this configuration: URL from the block (host, default 127.0.0.1, and port); id internal:<instance name>',
+    },
+  ),
   poll_interval_seconds: Type.Integer({
     minimum: 5,
     default: 60,
@@ -71,6 +87,7 @@ export function syncConfigOf(document: Readonly<JsonRecord>): SyncConfig {
     enabled: written.enabled ?? false,
     ...(written.primary ? { primary: written.primary } : {}),
     subordinates: written.subordinates ?? [],
+    internal_subordinates: written.internal_subordinates ?? [],
     poll_interval_seconds: written.poll_interval_seconds ?? 60,
     retry_delay_seconds: written.retry_delay_seconds ?? 300,
     sync_4k: written.sync_4k ?? false,

@@ -3,6 +3,7 @@ import { checkOutboundUrl, definePlugin } from '../../sdk/index.js';
 import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
 import { syncRoutes } from './routes/sync-routes.js';
 import { SyncService } from './service.js';
+import { resolveSubordinates } from './subordinates.js';
 
 export default definePlugin({
   name: 'sync',
@@ -21,6 +22,11 @@ export default definePlugin({
       ctx.route(routes.clearFailed);
       ctx.route(routes.test);
     }
+    const applyConfig = (): void => {
+      const document = ctx.stack.read();
+      const config = syncConfigOf(document);
+      service.apply(config, resolveSubordinates(config, document));
+    };
     const removeValidator = ctx.stack.addValidator((candidate) => {
       validateSyncSlice(candidate);
       const config = syncConfigOf(candidate);
@@ -29,10 +35,10 @@ export default definePlugin({
         checkOutboundUrl(sub.url, `stackd.sync.subordinates.${index}.url`),
       );
     });
-    const unsubscribe = ctx.stack.onChange(() => service.apply(syncConfigOf(ctx.stack.read())));
+    const unsubscribe = ctx.stack.onChange(() => applyConfig());
     ctx.onStart(async () => {
       await service.load();
-      service.apply(syncConfigOf(ctx.stack.read()));
+      applyConfig();
     });
     ctx.onStop(async () => {
       unsubscribe();

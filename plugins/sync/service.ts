@@ -6,6 +6,7 @@ import { notableEvent, type EventBus, type Logger, type PluginStorage } from '..
 import type { SyncConfig } from './config.js';
 import { runCycle } from './cycle.js';
 import { RemoteClient } from './remote.js';
+import type { ResolvedSubordinate } from './subordinates.js';
 import { emptyState, isoSeconds, type SyncState } from './state.js';
 
 const STATE_FILE = 'state.json';
@@ -45,14 +46,14 @@ export class SyncService {
   }
 
   /** Apply a (new) configuration: rebuild clients and reschedule. */
-  apply(config: SyncConfig): void {
+  apply(config: SyncConfig, subordinates: readonly ResolvedSubordinate[]): void {
     const old = [this.primaryClient, ...this.subordinateClients.values()];
     this.config = config;
     this.primaryClient = config.primary
       ? new RemoteClient(config.primary.url, config.primary.api_key)
       : undefined;
     this.subordinateClients = new Map(
-      config.subordinates.map((sub) => [sub.label, new RemoteClient(sub.url, sub.api_key)]),
+      subordinates.map((sub) => [sub.label, new RemoteClient(sub.url, sub.api_key)]),
     );
     for (const client of old) void client?.close();
     this.schedule(0);
@@ -155,7 +156,8 @@ export class SyncService {
     if (!state)
       return { enabled: true, status: 'initializing', message: 'Sync state not yet created' };
     const subordinates: Record<string, { synced: number; failed: number }> = {};
-    for (const sub of config.subordinates) subordinates[sub.label] = { synced: 0, failed: 0 };
+    for (const label of this.subordinateClients.keys())
+      subordinates[label] = { synced: 0, failed: 0 };
     for (const tracked of Object.values(state.requests))
       for (const id of Object.keys(tracked.subordinates))
         if (subordinates[id]) subordinates[id].synced += 1;

@@ -4,4 +4,5 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> =
   supervisor: () => import('../plugins/supervisor/index.js'),
   graph: () => import('../plugins/graph/index.js'),
   metrics: () => import('../plugins/metrics/index.js'),
+  ai: () => import('../plugins/ai/index.js'),
 };

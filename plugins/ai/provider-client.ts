@@ -1,6 +1,7 @@
 /** Sends adapter-built requests through undici with the clamped timeout and the caller's signal. */
 import { GatewayTimeoutError, HttpError } from '../../sdk/index.js';
 import { adapterFor } from './adapters/index.js';
+import { rejectRetired } from './lifecycle.js';
 import { MalformedAnswer, type Completion, type ProviderTarget } from './adapters/types.js';
 
 /** 502 for a provider that answered badly (the provider's status is named, never the key). */
@@ -88,6 +89,7 @@ export async function complete(
   signal: AbortSignal,
 ): Promise<Completion> {
   const adapter = adapterFor(target.provider);
+  rejectRetired(adapter.kind, target.model);
   const built = adapter.buildChat(target, system, user);
   const body = await send(
     target,

@@ -23,7 +23,7 @@ const chatAnswer = (text: string) => ({
 
 test.before(async () => {
   chat = await startFakeProvider((received, response) => {
-    if (received.url === '/v1/models') json(response, 200, { data: [{ id: 'gpt-test' }] });
+    if (received.url.endsWith('/models')) json(response, 200, { data: [{ id: 'gpt-test' }] });
     else json(response, 200, chatAnswer('chat says hello'));
   });
   local = await startFakeProvider((received, response) => {
@@ -64,7 +64,7 @@ test.serial('profiles: create (active), key write-only and encrypted at rest 060
   const saved = await api('/ai/profiles', {
     name: 'Chat',
     provider: 'chat_compatible',
-    base_url: chat.url,
+    base_url: `${chat.url}/v1`,
     model: 'gpt-test',
     api_key: SECRET_KEY,
     timeout_sec: 10,

@@ -14,12 +14,14 @@ import {
   type JsonRecord,
   type ProcessSupervisor,
 } from '../../sdk/index.js';
+import type { LedgerEvent } from './ledger.js';
 
 /** What a diagnose request asks to include. */
 export interface BundleOptions {
   readonly include_logs?: boolean;
   readonly include_service_config?: boolean;
   readonly include_process_list?: boolean;
+  readonly include_change_history?: boolean;
   readonly max_log_chars?: number;
   readonly max_log_scan_mb?: number;
 }
@@ -28,6 +30,8 @@ export interface BundleOptions {
 export interface BundleSources {
   readonly document: () => JsonRecord;
   readonly supervisor: () => ProcessSupervisor | undefined;
+  /** Redacted change metadata from the ledger, newest first. */
+  readonly history: () => readonly LedgerEvent[];
 }
 
 export type Bundle = Record<string, unknown>;
@@ -91,6 +95,7 @@ export async function processBundle(
         ? ''
         : await tailOf(file, options.max_log_chars ?? 12000, options.max_log_scan_mb ?? 4);
   }
+  if (options.include_change_history !== false) bundle.change_history = sources.history();
   return scrubBundle(bundle, document);
 }
 
@@ -109,6 +114,7 @@ export function stackBundle(sources: BundleSources, options: BundleOptions): Bun
             status: supervisor?.state(entry.process_name)?.status ?? 'unknown',
           })),
   };
+  if (options.include_change_history !== false) bundle.change_history = sources.history();
   return scrubBundle(bundle, document);
 }
 

@@ -82,17 +82,14 @@ for (const entry of cases)
     t.is(tested.body.usage.total_tokens, entry.total);
   });
 
-test.serial(
-  'native B sends store:false and the developer role; native A the key header',
-  async (t) => {
-    const b = fake.received.find((received) => received.url === '/b/responses');
-    const body = JSON.parse(b?.body ?? '{}') as { store: boolean; input: { role: string }[] };
-    t.false(body.store);
-    t.is(body.input[0]?.role, 'developer');
-    const a = fake.received.find((received) => received.url.endsWith(':generateContent'));
-    t.is(a?.headers['x-goog-api-key'], 'native-key-xyz');
-  },
-);
+test.serial('native B sends store:false and the developer role; native A the key header', (t) => {
+  const b = fake.received.find((received) => received.url === '/b/responses');
+  const body = JSON.parse(b?.body ?? '{}') as { store: boolean; input: { role: string }[] };
+  t.false(body.store);
+  t.is(body.input[0]?.role, 'developer');
+  const a = fake.received.find((received) => received.url.endsWith(':generateContent'));
+  t.is(a?.headers['x-goog-api-key'], 'native-key-xyz');
+});
 
 test.serial('a retired model is rejected with 400 before any provider call', async (t) => {
   const before = fake.received.length;

@@ -179,3 +179,28 @@ test.serial('delete the active profile → defaults restored', async (t) => {
   t.is(removed.body.provider, 'local_runtime');
   t.is(removed.body.api_key_configured, false);
 });
+
+test.serial(
+  'capability flag on, presets served, every route in the OpenAPI document',
+  async (t) => {
+    const capabilities = await api('/process/capabilities');
+    t.is(capabilities.status, 200, capabilities.text);
+    t.is(capabilities.body.ai_provider_profiles, true);
+    const presets = await api('/ai/presets');
+    t.true(presets.body.service.length > 0 && presets.body.stack.length > 0);
+    const openapi = await request<{ paths: Record<string, unknown> }>(host.url, '/openapi.json');
+    for (const path of [
+      '/ai/settings',
+      '/ai/profiles',
+      '/ai/profiles/{profile_id}/activate',
+      '/ai/profiles/{profile_id}',
+      '/ai/presets',
+      '/ai/test',
+      '/ai/models',
+      '/ai/diagnose',
+      '/ai/diagnose-stack',
+      '/ai/follow-up',
+    ])
+      t.truthy(openapi.body.paths[path], path);
+  },
+);

@@ -6,4 +6,5 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> =
   graph: () => import('../plugins/graph/index.js'),
   metrics: () => import('../plugins/metrics/index.js'),
   sync: () => import('../plugins/sync/index.js'),
+  ai: () => import('../plugins/ai/index.js'),
 };

@@ -12,7 +12,8 @@ export class ProviderError extends HttpError {
 }
 
 /** Timeouts are clamped to 5–300 s (DECISIONS #23). */
-export const clampTimeout = (seconds: number): number => Math.min(300, Math.max(5, seconds));
+export const clampTimeout = (seconds: number): number =>
+  Number.isFinite(seconds) ? Math.min(300, Math.max(5, seconds)) : 300;
 
 async function send(
   target: ProviderTarget,
@@ -21,7 +22,8 @@ async function send(
   signal: AbortSignal,
 ): Promise<unknown> {
   const { request } = await import('undici');
-  const timeoutMs = clampTimeout(target.timeoutSec) * 1000;
+  // Whole milliseconds: AbortSignal.timeout throws on a fraction (timeout_sec 40.5 is fine).
+  const timeoutMs = Math.round(clampTimeout(target.timeoutSec) * 1000);
   const combined = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
   let response;
   try {

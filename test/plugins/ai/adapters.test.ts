@@ -143,3 +143,12 @@ test('ledger keys: changed paths only, secrets named but never valued', (t) => {
   t.deepEqual(keys, ['added', 'web.api_key (secret)', 'web.port']);
   t.false(JSON.stringify(keys).includes('secret"'));
 });
+
+test('timeouts clamp to 5–300 s, whatever number arrives', async (t) => {
+  const { clampTimeout } = await import('../../../plugins/ai/provider-client.js');
+  t.is(clampTimeout(40.5), 40.5);
+  t.is(clampTimeout(1), 5);
+  t.is(clampTimeout(1e9), 300);
+  t.is(clampTimeout(Number.NaN), 300);
+  t.true(Number.isInteger(Math.round(clampTimeout(40.513131) * 1000)));
+});

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -18,6 +18,7 @@ import { markdownTable, type Figure } from './lib/report.js';
 import { logsBench } from './logs.bench.js';
 import { streamsBench } from './streams.bench.js';
 import { supervisionBench } from './supervision.bench.js';
+import { syncBench } from './sync.bench.js';
 
 type AreaResult = { figures: Figure[]; details: Record<string, unknown> };
 
@@ -50,6 +51,7 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   streams: () => streamsBench({ clients: 100, lines: quick ? 20 : 100, intervalMs: 100 }),
   graph: () => graphBench(),
   metrics: () => metricsBench(quick),
+  sync: () => syncBench(),
 };
 
 const selected = values.only?.split(',').map((name) => name.trim()) ?? Object.keys(AREAS);

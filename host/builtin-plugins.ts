@@ -5,4 +5,6 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> =
   onboarding: () => import('../plugins/onboarding/index.js'),
   graph: () => import('../plugins/graph/index.js'),
   metrics: () => import('../plugins/metrics/index.js'),
+  sync: () => import('../plugins/sync/index.js'),
+  ai: () => import('../plugins/ai/index.js'),
 };

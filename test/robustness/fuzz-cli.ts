@@ -4,7 +4,7 @@
  * Exits 1 when anything was found.
  */
 import { FUZZ_KEYS, FUZZ_PROCESSES, startFuzzHost } from './fuzz-host.js';
-import { describeReport, runFuzz } from './fuzz-run.js';
+import { describeReport, runFuzz, unhandledErrors } from './fuzz-run.js';
 import { runKills } from './kill-run.js';
 import { seedFromEnv } from './prng.js';
 
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       { seed, requests, concurrency: 8, socketSessions: 20, timeoutMs: 15_000 },
     );
     console.log(describeReport(report));
+    if (report.findings.length > 0) console.log(unhandledErrors(host.output()));
     failed = report.findings.length > 0 || !report.healthyAfter;
   } finally {
     await host.stop();

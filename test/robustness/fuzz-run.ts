@@ -188,3 +188,13 @@ export function describeReport(report: FuzzReport): string {
 }
 
 export { operationLabel };
+
+/** The host log lines that explain 500s (the causes are logged, never sent). */
+export function unhandledErrors(hostOutput: string, limit = 10): string {
+  return hostOutput
+    .split('\n')
+    .filter((line) => line.includes('unhandled error'))
+    .slice(0, limit)
+    .map((line) => line.slice(0, 1_200))
+    .join('\n');
+}

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { FUZZ_KEYS, FUZZ_PROCESSES, startFuzzHost } from './fuzz-host.js';
-import { describeReport, runFuzz } from './fuzz-run.js';
+import { describeReport, runFuzz, unhandledErrors } from './fuzz-run.js';
 import { seedFromEnv } from './prng.js';
 
 test('a thousand hostile requests: no 5xx, no hang, still serving', async (t) => {
@@ -24,6 +24,7 @@ test('a thousand hostile requests: no 5xx, no hang, still serving', async (t) =>
     { seed, requests: 1_000, concurrency: 4, socketSessions: 3, timeoutMs: 15_000 },
   );
   t.log(describeReport(report));
+  if (report.findings.length > 0) t.log(unhandledErrors(host.output()));
   t.deepEqual(report.findings, [], describeReport(report));
   t.true(report.healthyAfter, 'the host still serves /health and the process list');
   t.true(report.sent >= 1_000);

@@ -1,0 +1,82 @@
+/**
+ * Request sync: a fake primary with 10,000 requests (paged) and two fake subordinates. Measures
+ * the first full sync and one idle poll's host CPU; the idle poll must write nothing.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeSeerr } from '../test/e2e/sync/fake-seerr.js';
+import { eventually } from '../test/helpers/eventually.js';
+import { builtinPlugin } from '../test/helpers/fixture-paths.js';
+import { getJson, startBenchHost, stopHost } from './lib/host.js';
+import { cpuMs } from './lib/proc-sample.js';
+import { figure, type Figure } from './lib/report.js';
+
+const COUNT = 10_000;
+
+export async function syncBench(): Promise<{
+  figures: Figure[];
+  details: Record<string, unknown>;
+}> {
+  const primary = await startFakeSeerr('p');
+  const subA = await startFakeSeerr('a');
+  const subB = await startFakeSeerr('b');
+  for (let index = 0; index < COUNT; index += 1) primary.add(index % 2 ? 'movie' : 'tv', index + 1);
+  const started = performance.now();
+  const host = await startBenchHost(
+    {
+      stackd: {
+        sync: {
+          enabled: true,
+          poll_interval_seconds: 5,
+          primary: { url: primary.url, api_key: 'p' },
+          subordinates: [
+            { label: 'a', url: subA.url, api_key: 'a' },
+            { label: 'b', url: subB.url, api_key: 'b' },
+          ],
+        },
+      },
+    },
+    [builtinPlugin('sync')],
+  );
+  try {
+    const stateFile = join(host.dataDir, 'sync', 'state.json');
+    type Status = { last_poll?: string };
+    const firstPoll = await eventually(
+      async () => (await getJson<Status>(host, '/request-sync/status')).last_poll,
+      { timeoutMs: 600_000, intervalMs: 100, what: 'first full sync' },
+    );
+    const firstSyncS = (performance.now() - started) / 1000;
+    if (subA.requests.length !== COUNT || subB.requests.length !== COUNT)
+      throw new Error(`incomplete sync: ${subA.requests.length}/${subB.requests.length}`);
+    const mtime = statSync(stateFile).mtimeMs;
+    const pid = host.child.pid ?? 0;
+    const listsBefore = primary.listCalls;
+    const cpuBefore = cpuMs(pid);
+    await eventually(
+      async () =>
+        primary.listCalls > listsBefore &&
+        (await getJson<Status>(host, '/request-sync/status')).last_poll !== firstPoll,
+      { timeoutMs: 60_000, intervalMs: 100, what: 'idle poll' },
+    );
+    const idleCpuMs = cpuMs(pid) - cpuBefore;
+    const wrote = statSync(stateFile).mtimeMs !== mtime;
+    return {
+      figures: [
+        figure('sync', 'first full sync, 10k requests × 2 subordinates', firstSyncS, 's'),
+        figure('sync', 'idle poll host CPU', idleCpuMs, 'ms', { goal: { op: '<', limit: 1000 } }),
+        figure('sync', 'idle poll state writes', wrote ? 1 : 0, 'writes', {
+          goal: { op: '<=', limit: 0 },
+        }),
+      ],
+      details: {
+        requests: COUNT,
+        first_sync_s: firstSyncS,
+        idle_cpu_ms: idleCpuMs,
+        idle_wrote: wrote,
+      },
+    };
+  } finally {
+    await stopHost(host);
+    await Promise.all([primary.close(), subA.close(), subB.close()]);
+  }
+}

@@ -1,0 +1,48 @@
+/** The AI diagnostics plugin (SPEC "AI diagnostics"). Wiring only. */
+import { definePlugin, processSupervisorRef } from '../../sdk/index.js';
+import { DiagnosisService } from './diagnosis.js';
+import { Ledger } from './ledger.js';
+import { presetsRoute } from './routes/presets.js';
+import { activateProfileRoute, deleteProfileRoute, saveProfileRoute } from './routes/profiles.js';
+import { diagnoseRoute, diagnoseStackRoute, followUpRoute } from './routes/diagnose.js';
+import { modelsRoute, testRoute } from './routes/provider.js';
+import { getSettingsRoute, putSettingsRoute } from './routes/settings.js';
+import { SessionStore } from './sessions.js';
+import { SettingsStore } from './settings-store.js';
+
+export default definePlugin({
+  name: 'ai',
+  // DECISIONS #18: the ledger lives at <data-dir>/ai-diagnostics/events.sqlite.
+  storageFolder: 'ai-diagnostics',
+  version: '0.1.0',
+  apiVersion: 1,
+  dependsOn: [],
+  optionalDependsOn: ['supervisor'],
+  capabilities: ['ai_provider_profiles'],
+  register(ctx) {
+    const settings = new SettingsStore(ctx.storage);
+    let ledger: Ledger | undefined;
+    const service = new DiagnosisService(settings, new SessionStore(), {
+      document: () => ctx.stack.read(),
+      supervisor: () => ctx.optional(processSupervisorRef),
+      history: () => ledger?.recent() ?? [],
+    });
+    ctx.route(getSettingsRoute(settings));
+    ctx.route(putSettingsRoute(settings));
+    ctx.route(saveProfileRoute(settings));
+    ctx.route(activateProfileRoute(settings));
+    ctx.route(deleteProfileRoute(settings));
+    ctx.route(presetsRoute());
+    ctx.route(testRoute(settings));
+    ctx.route(modelsRoute(settings));
+    ctx.route(diagnoseRoute(service));
+    ctx.route(diagnoseStackRoute(service));
+    ctx.route(followUpRoute(service));
+    const unsubscribe = ctx.stack.onChange((change) => ledger?.recordConfigChange(change));
+    ctx.onStart(async () => {
+      await settings.load();
+      ledger = new Ledger(ctx.storage.openDatabase('events.sqlite'));
+    });
+    ctx.onStop(() => unsubscribe());
+  },
+});

@@ -1,0 +1,111 @@
+/** Sends adapter-built requests through undici with the clamped timeout and the caller's signal. */
+import { GatewayTimeoutError, HttpError } from '../../sdk/index.js';
+import { adapterFor } from './adapters/index.js';
+import { rejectRetired } from './lifecycle.js';
+import { MalformedAnswer, type Completion, type ProviderTarget } from './adapters/types.js';
+
+/** 502 for a provider that answered badly (the provider's status is named, never the key). */
+export class ProviderError extends HttpError {
+  constructor(code: string, detail: string) {
+    super(502, code, detail);
+  }
+}
+
+/** Timeouts are clamped to 5–300 s (DECISIONS #23). */
+export const clampTimeout = (seconds: number): number =>
+  Number.isFinite(seconds) ? Math.min(300, Math.max(5, seconds)) : 300;
+
+async function send(
+  target: ProviderTarget,
+  url: string,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown },
+  signal: AbortSignal,
+): Promise<unknown> {
+  const { request } = await import('undici');
+  // Whole milliseconds: AbortSignal.timeout throws on a fraction (timeout_sec 40.5 is fine).
+  const timeoutMs = Math.round(clampTimeout(target.timeoutSec) * 1000);
+  const combined = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  let response;
+  try {
+    response = await request(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body === undefined ? null : JSON.stringify(init.body),
+      signal: combined,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  } catch (error) {
+    if (signal.aborted) throw new ProviderError('AI_REQUEST_CANCELLED', 'Request cancelled');
+    const timedOut = combined.aborted || /timeout/i.test(String((error as Error).name));
+    if (timedOut)
+      throw new GatewayTimeoutError(
+        'AI_PROVIDER_TIMEOUT',
+        `AI provider ${target.provider} did not answer within ${clampTimeout(target.timeoutSec)} s`,
+      );
+    throw new ProviderError(
+      'AI_PROVIDER_UNREACHABLE',
+      `AI provider ${target.provider} is unreachable`,
+    );
+  }
+  const text = await response.body.text();
+  if (response.statusCode === 429)
+    throw new HttpError(
+      503,
+      'AI_PROVIDER_RATE_LIMITED',
+      `AI provider ${target.provider} answered 429 (rate limited)`,
+    );
+  if (response.statusCode >= 400)
+    throw new ProviderError(
+      'AI_PROVIDER_ERROR',
+      `AI provider ${target.provider} answered HTTP ${response.statusCode}`,
+    );
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ProviderError(
+      'AI_PROVIDER_MALFORMED',
+      `AI provider ${target.provider} sent a malformed answer`,
+    );
+  }
+}
+
+function malformed<T>(target: ProviderTarget, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof MalformedAnswer)
+      throw new ProviderError(
+        'AI_PROVIDER_MALFORMED',
+        `AI provider ${target.provider} sent a malformed answer (${error.message})`,
+      );
+    throw error;
+  }
+}
+
+/** One chat completion. */
+export async function complete(
+  target: ProviderTarget,
+  system: string,
+  user: string,
+  signal: AbortSignal,
+): Promise<Completion> {
+  const adapter = adapterFor(target.provider);
+  rejectRetired(adapter.kind, target.model);
+  const built = adapter.buildChat(target, system, user);
+  const body = await send(
+    target,
+    built.url,
+    { method: 'POST', headers: built.headers, body: built.body },
+    signal,
+  );
+  return malformed(target, () => adapter.parseChat(body));
+}
+
+/** The provider's model list. */
+export async function listModels(target: ProviderTarget, signal: AbortSignal): Promise<string[]> {
+  const adapter = adapterFor(target.provider);
+  const built = adapter.buildModels(target);
+  const body = await send(target, built.url, { method: 'GET', headers: built.headers }, signal);
+  return malformed(target, () => adapter.parseModels(body));
+}

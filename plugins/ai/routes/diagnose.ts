@@ -1,0 +1,50 @@
+/** `POST /ai/diagnose`, `/ai/diagnose-stack`, `/ai/follow-up`. */
+import { InputError, defineRoute } from '../../../sdk/index.js';
+import type { DiagnosisService } from '../diagnosis.js';
+import {
+  DiagnoseBody,
+  DiagnoseResponse,
+  DiagnoseStackBody,
+  FollowUpBody,
+  FollowUpResponse,
+} from '../schemas.js';
+
+export function diagnoseRoute(service: DiagnosisService) {
+  return defineRoute({
+    method: 'POST',
+    path: '/ai/diagnose',
+    summary: 'Diagnose one process from its redacted bundle',
+    tags: ['ai'],
+    schema: { body: DiagnoseBody, response: DiagnoseResponse },
+    handler: (request) => {
+      if (request.body.process_name.trim() === '')
+        throw new InputError('AI_PROCESS_NAME_REQUIRED', 'process_name is required', {
+          field: 'process_name',
+        });
+      return service.diagnose(request.body, request.signal);
+    },
+  });
+}
+
+export function diagnoseStackRoute(service: DiagnosisService) {
+  return defineRoute({
+    method: 'POST',
+    path: '/ai/diagnose-stack',
+    summary: 'Diagnose the whole stack from its redacted bundle',
+    tags: ['ai'],
+    schema: { body: DiagnoseStackBody, response: DiagnoseResponse },
+    handler: (request) => service.diagnose(request.body, request.signal),
+  });
+}
+
+export function followUpRoute(service: DiagnosisService) {
+  return defineRoute({
+    method: 'POST',
+    path: '/ai/follow-up',
+    summary: 'Ask a follow-up question reusing the session bundle',
+    tags: ['ai'],
+    schema: { body: FollowUpBody, response: FollowUpResponse },
+    handler: (request) =>
+      service.followUp(request.body.session_id, request.body.question, request.signal),
+  });
+}

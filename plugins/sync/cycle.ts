@@ -1,0 +1,103 @@
+/**
+ * One poll cycle: list the primary, create what each subordinate misses, retry failures after
+ * the delay, and propagate deletions only after a complete, successful listing. Pure of HTTP
+ * routing; the remotes come in as clients.
+ */
+import { RemoteError, type RemoteClient, type RemoteRequest } from './remote.js';
+import { failedKey, isoSeconds, type SyncState } from './state.js';
+
+export interface CycleInput {
+  readonly primary: RemoteClient;
+  readonly subordinates: ReadonlyMap<string, RemoteClient>;
+  readonly retryDelayMs: number;
+  readonly sync4k: boolean;
+  readonly now: () => number;
+}
+
+export const fingerprintOf = (request: RemoteRequest) =>
+  `${request.mediaType}:${request.tmdbId}:${request.is4k}`;
+
+/** Merge TV requests of the same fingerprint: their seasons are united, not dropped. */
+function byFingerprint(
+  requests: readonly RemoteRequest[],
+  sync4k: boolean,
+): Map<string, RemoteRequest> {
+  const out = new Map<string, RemoteRequest>();
+  for (const request of requests) {
+    if (request.is4k && !sync4k) continue;
+    const key = fingerprintOf(request);
+    const seen = out.get(key);
+    if (seen === undefined) out.set(key, { ...request, seasons: [...request.seasons] });
+    else seen.seasons = [...new Set([...seen.seasons, ...request.seasons])].sort((a, b) => a - b);
+  }
+  return out;
+}
+
+/** Run one cycle on `state` (mutated). Returns whether anything changed. Throws when the primary fails. */
+export async function runCycle(state: SyncState, input: CycleInput): Promise<boolean> {
+  const listed = byFingerprint(await input.primary.listAll(), input.sync4k);
+  let changed = false;
+  const work = [...input.subordinates].map(async ([subId, client]) => {
+    for (const [fingerprint, request] of listed) {
+      const tracked = (state.requests[fingerprint] ??= {
+        primary_id: request.id,
+        subordinates: {},
+      });
+      if (tracked.primary_id !== request.id) {
+        tracked.primary_id = request.id;
+        changed = true;
+      }
+      if (tracked.subordinates[subId] !== undefined) continue;
+      const key = failedKey(fingerprint, subId);
+      const failure = state.failed[key];
+      if (failure !== undefined && input.now() - Date.parse(failure.failed_at) < input.retryDelayMs)
+        continue;
+      try {
+        const created = await client.create(request);
+        tracked.subordinates[subId] = {
+          id: created.id,
+          status: created.status,
+          synced_at: isoSeconds(input.now()),
+        };
+        delete state.failed[key];
+      } catch (error) {
+        state.failed[key] = {
+          failed_at: isoSeconds(input.now()),
+          error: (error as Error).message,
+          media_type: request.mediaType,
+          tmdb_id: request.tmdbId,
+        };
+        changed = true;
+        // An unreachable subordinate would cost a timeout per request: leave it for next poll.
+        if (error instanceof RemoteError && error.unreachable) return;
+        continue;
+      }
+      changed = true;
+    }
+  });
+  await Promise.all(work);
+  // The listing was complete (listAll throws otherwise): requests gone from the primary go.
+  for (const [fingerprint, tracked] of Object.entries(state.requests)) {
+    if (listed.has(fingerprint)) continue;
+    let remaining = false;
+    for (const [subId, link] of Object.entries(tracked.subordinates)) {
+      const client = input.subordinates.get(subId);
+      if (client === undefined) continue;
+      try {
+        await client.delete(link.id);
+        delete tracked.subordinates[subId];
+      } catch {
+        remaining = true;
+      }
+    }
+    if (!remaining) delete state.requests[fingerprint];
+    changed = true;
+  }
+  for (const key of Object.keys(state.failed)) {
+    if (!listed.has(key.split('||')[0] ?? '')) {
+      delete state.failed[key];
+      changed = true;
+    }
+  }
+  return changed;
+}

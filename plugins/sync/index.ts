@@ -1,0 +1,49 @@
+/** The sync plugin: one-way replication of requests between request managers. Wiring only. */
+import { checkOutboundUrl, definePlugin } from '../../sdk/index.js';
+import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
+import { syncRoutes } from './routes/sync-routes.js';
+import { SyncService } from './service.js';
+import { resolveSubordinates } from './subordinates.js';
+
+export default definePlugin({
+  name: 'sync',
+  version: '0.1.0',
+  apiVersion: 1,
+  capabilities: ['request_sync'],
+  config: SyncConfig,
+  register(ctx) {
+    const service = new SyncService(ctx.storage, ctx.events, ctx.logger);
+    // SPEC paths and the dashboard's /seerr-sync alias (DECISIONS #27); core adds /api to both.
+    for (const prefix of ['/request-sync', '/seerr-sync'] as const) {
+      const routes = syncRoutes(service, prefix);
+      ctx.route(routes.status);
+      ctx.route(routes.failed);
+      ctx.route(routes.state);
+      ctx.route(routes.clearFailed);
+      ctx.route(routes.test);
+    }
+    const applyConfig = (): void => {
+      const document = ctx.stack.read();
+      const config = syncConfigOf(document);
+      service.apply(config, resolveSubordinates(config, document));
+    };
+    const removeValidator = ctx.stack.addValidator((candidate) => {
+      validateSyncSlice(candidate);
+      const config = syncConfigOf(candidate);
+      if (config.primary) checkOutboundUrl(config.primary.url, 'stackd.sync.primary.url');
+      config.subordinates.forEach((sub, index) =>
+        checkOutboundUrl(sub.url, `stackd.sync.subordinates.${index}.url`),
+      );
+    });
+    const unsubscribe = ctx.stack.onChange(() => applyConfig());
+    ctx.onStart(async () => {
+      await service.load();
+      applyConfig();
+    });
+    ctx.onStop(async () => {
+      unsubscribe();
+      removeValidator();
+      await service.stop();
+    });
+  },
+});

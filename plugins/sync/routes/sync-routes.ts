@@ -1,0 +1,82 @@
+/** The request-sync routes, at `/request-sync/*` and the dashboard's `/seerr-sync/*` (DECISIONS #27). */
+import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
+import { RemoteClient } from '../remote.js';
+import {
+  ClearFailedQuery,
+  ClearFailedResponse,
+  FailedResponse,
+  StateResponse,
+  StatusResponse,
+  TestBody,
+  TestResponse,
+} from '../schemas.js';
+import type { SyncService } from '../service.js';
+
+const tags = ['request-sync'];
+const capability = 'request_sync';
+
+export function syncRoutes(service: SyncService, prefix: '/request-sync' | '/seerr-sync') {
+  return {
+    status: defineRoute({
+      method: 'GET',
+      path: `${prefix}/status`,
+      summary: 'Request sync status',
+      tags,
+      capability,
+      schema: { response: StatusResponse },
+      handler: () => service.status(),
+    }),
+    failed: defineRoute({
+      method: 'GET',
+      path: `${prefix}/failed`,
+      summary: 'Requests that failed to sync',
+      tags,
+      capability,
+      schema: { response: FailedResponse },
+      handler: () => {
+        const items = service.failedItems();
+        return { count: items.length, failed_requests: items };
+      },
+    }),
+    state: defineRoute({
+      method: 'GET',
+      path: `${prefix}/state`,
+      summary: 'Raw sync state (debugging)',
+      tags,
+      capability,
+      schema: { response: StateResponse },
+      handler: () => service.rawState(),
+    }),
+    clearFailed: defineRoute({
+      method: 'DELETE',
+      path: `${prefix}/failed`,
+      summary: 'Clear failed records so they retry on the next poll',
+      tags,
+      capability,
+      schema: { query: ClearFailedQuery, response: ClearFailedResponse },
+      handler: async (request) => {
+        const cleared = await service.clearFailed(request.query.fingerprint);
+        return { message: `Cleared ${cleared} failed record(s)`, cleared };
+      },
+    }),
+    test: defineRoute({
+      method: 'POST',
+      path: `${prefix}/test`,
+      summary: 'Probe a request manager (authenticated)',
+      tags,
+      capability,
+      schema: { body: TestBody, response: TestResponse },
+      handler: async (request) => {
+        checkOutboundUrl(request.body.url, 'url');
+        const client = new RemoteClient(request.body.url, request.body.api_key);
+        try {
+          return { ok: true, status: await client.probe() };
+        } catch (error) {
+          return { ok: false, detail: (error as Error).message };
+        } finally {
+          await client.close();
+        }
+      },
+    }),
+  };
+}

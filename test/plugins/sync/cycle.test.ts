@@ -1,0 +1,82 @@
+/** runCycle against fake request managers: idempotence, 409 linking, no deletions after a failed page. */
+import test from 'ava';
+import { runCycle } from '../../../plugins/sync/cycle.js';
+import { RemoteClient } from '../../../plugins/sync/remote.js';
+import { emptyState } from '../../../plugins/sync/state.js';
+import { startFakeSeerr } from '../../e2e/sync/fake-seerr.js';
+
+test('many polls create each request once; a 409 links the existing request', async (t) => {
+  const primary = await startFakeSeerr('p');
+  const sub = await startFakeSeerr('s');
+  for (let id = 1; id <= 250; id += 1) primary.add('movie', id);
+  const existing = sub.add('movie', 5);
+  const clients = {
+    primary: new RemoteClient(primary.url, 'p'),
+    sub: new RemoteClient(sub.url, 's'),
+  };
+  const input = {
+    primary: clients.primary,
+    subordinates: new Map([['s', clients.sub]]),
+    retryDelayMs: 0,
+    sync4k: false,
+    now: Date.now,
+  };
+  try {
+    const state = emptyState();
+    t.true(await runCycle(state, input));
+    const createsAfterFirst = sub.creates.length;
+    t.is(createsAfterFirst, 250);
+    t.is(sub.requests.length, 250);
+    t.is(state.requests['movie:5:false']?.subordinates.s?.id, existing.id);
+    for (let poll = 0; poll < 5; poll += 1) t.false(await runCycle(state, input));
+    t.is(sub.creates.length, createsAfterFirst);
+
+    primary.failList = true;
+    primary.requests.splice(0, 100);
+    await t.throwsAsync(runCycle(state, input));
+    t.is(Object.keys(state.requests).length, 250);
+    t.is(sub.requests.length, 250);
+
+    primary.failList = false;
+    t.true(await runCycle(state, input));
+    t.is(Object.keys(state.requests).length, 150);
+    t.is(sub.requests.length, 150);
+  } finally {
+    await Promise.all([clients.primary.close(), clients.sub.close(), primary.close(), sub.close()]);
+  }
+});
+
+test('a dead subordinate does not stop the others and is recorded as failed', async (t) => {
+  const primary = await startFakeSeerr('p');
+  const live = await startFakeSeerr('l');
+  const dead = await startFakeSeerr('d');
+  const deadUrl = dead.url;
+  await dead.close();
+  primary.add('movie', 1);
+  primary.add('movie', 2);
+  const clients = [
+    new RemoteClient(primary.url, 'p'),
+    new RemoteClient(live.url, 'l'),
+    new RemoteClient(deadUrl, 'd'),
+  ] as const;
+  try {
+    const state = emptyState();
+    await runCycle(state, {
+      primary: clients[0],
+      subordinates: new Map([
+        ['live', clients[1]],
+        ['dead', clients[2]],
+      ]),
+      retryDelayMs: 60_000,
+      sync4k: false,
+      now: Date.now,
+    });
+    t.is(live.requests.length, 2);
+    const failed = Object.entries(state.failed);
+    t.is(failed.length, 1);
+    t.regex(failed[0]?.[0] ?? '', /\|\|dead$/);
+    t.regex(failed[0]?.[1].error ?? '', /connection failed/);
+  } finally {
+    await Promise.all([...clients.map((client) => client.close()), primary.close(), live.close()]);
+  }
+});

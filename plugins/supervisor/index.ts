@@ -12,15 +12,34 @@ import {
   type JsonRecord,
 } from '../../sdk/index.js';
 import { SupervisorConfig } from './config.js';
-import { registerConfigRoutes } from './config-routes/register-config-routes.js';
+import { documentValidator } from './config-model/config-validation.js';
 import { LogLineBus } from './logs/log-line-bus.js';
-import { registerLogRoutes } from './logs/register-log-routes.js';
 import { createProcessMetricsCollector } from './process-metrics.js';
 import { processesHealth } from './processes-health.js';
-import { ProcessControl } from './routes/control.js';
-import { registerControlRoutes } from './routes/control-routes.js';
-import { registerProcessRoutes } from './routes/process-routes.js';
-import { registerStatusStream } from './routes/status-stream.js';
+import { ProcessControl } from './process-control.js';
+import {
+  configSchemaRoute,
+  getConfigRoute,
+  processConfigSchemaRoute,
+  saveConfigRoute,
+  updateConfigRoute,
+  validateConfigRoute,
+} from './routes/config-routes.js';
+import {
+  legacyStartRoute,
+  legacyStopRoute,
+  restartServiceRoute,
+  startServiceRoute,
+  stopServiceRoute,
+} from './routes/control-routes.js';
+import { logsRoute, type LogRouteDeps } from './routes/log-routes.js';
+import {
+  processDetailRoute,
+  processListRoute,
+  serviceStatusRoute,
+} from './routes/process-routes.js';
+import { registerLogStream } from './streams/log-stream.js';
+import { registerStatusStream } from './streams/status-stream.js';
 import { StartPreparers } from './start-preparers.js';
 import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
@@ -72,10 +91,7 @@ export default definePlugin({
     );
     ctx.provide(processSupervisorRef, supervisorService(supervisor, control, preparers));
 
-    registerProcessRoutes(ctx, supervisor);
-    registerControlRoutes(ctx, supervisor, control);
-    publishStatus = registerStatusStream(ctx, () => supervisor.states());
-    registerLogRoutes(ctx, {
+    const logs: LogRouteDeps = {
       bus,
       resolveLogFile: (name) => {
         const entry = supervisor.entry(name);
@@ -83,11 +99,38 @@ export default definePlugin({
           ? undefined
           : { processName: entry.process_name, file: supervisor.logFile(entry.process_name) };
       },
-    });
-    registerConfigRoutes(ctx, {
-      onProcessBlockChanged: (name) =>
+    };
+    const configDeps = {
+      onProcessBlockChanged: (name: string) =>
         ctx.logger.debug(`block of ${name} changed; it applies at the next start`),
-    });
+    };
+    // Every update anyone makes (routes, the supervisor, other plugins) passes the block schemas.
+    ctx.stack.addValidator(documentValidator);
+
+    // Routes and streams, in one list.
+    ctx.route(processListRoute(supervisor));
+    ctx.route(
+      processDetailRoute(supervisor, {
+        graph: () => ctx.optional(dependencyGraphRef),
+        logger: ctx.logger,
+      }),
+    );
+    ctx.route(serviceStatusRoute(supervisor));
+    ctx.route(startServiceRoute(supervisor, control));
+    ctx.route(restartServiceRoute(supervisor, control));
+    ctx.route(stopServiceRoute(supervisor, control));
+    ctx.route(legacyStartRoute(supervisor, control, false));
+    ctx.route(legacyStartRoute(supervisor, control, true));
+    ctx.route(legacyStopRoute(supervisor, control));
+    ctx.route(logsRoute(logs));
+    ctx.route(getConfigRoute(ctx));
+    ctx.route(updateConfigRoute(ctx, configDeps));
+    ctx.route(configSchemaRoute(ctx));
+    ctx.route(processConfigSchemaRoute(ctx));
+    ctx.route(saveConfigRoute(ctx));
+    ctx.route(validateConfigRoute());
+    publishStatus = registerStatusStream(ctx, () => supervisor.states());
+    registerLogStream(ctx, logs);
     ctx.healthCheck('processes', () => processesHealth(supervisor));
     ctx.metrics(createProcessMetricsCollector(supervisor));
 

@@ -3,7 +3,7 @@
  * plus the bounded launch of the control routes and the before-start extension point.
  */
 import type { ProcessSupervisor } from '../../sdk/index.js';
-import type { ProcessControl } from './routes/control.js';
+import type { ProcessControl } from './process-control.js';
 import type { StartPreparers } from './start-preparers.js';
 import type { Supervisor } from './supervisor.js';
 

@@ -1,8 +1,8 @@
 /** POST /process/start-service|stop-service|restart-service and the earlier /process/start|stop|restart. */
-import { isHttpError, reply, type PluginContext } from '../../../sdk/index.js';
+import { defineRoute, isHttpError, reply } from '../../../sdk/index.js';
 import { ControlBody, LegacyControlBody, ProcessNameBody } from '../schemas.js';
 import type { Supervisor } from '../supervisor.js';
-import type { ProcessControl } from './control.js';
+import type { ProcessControl } from '../process-control.js';
 
 const START_DESCRIPTION = [
   'Answers once the process is running (200), or when the start failed: 400',
@@ -13,13 +13,9 @@ const START_DESCRIPTION = [
   'background. Starting a running process is a 200 no-op. Unknown process → 404.',
 ].join('\n');
 
-/** Declare the control routes. */
-export function registerControlRoutes(
-  ctx: PluginContext<unknown>,
-  supervisor: Supervisor,
-  control: ProcessControl,
-): void {
-  const started = async (name: string, restart: boolean) => {
+/** Start or restart through the control, 202 while still starting. */
+function startedBy(supervisor: Supervisor, control: ProcessControl) {
+  return async (name: string, restart: boolean) => {
     const entry = supervisor.requireEntry(name);
     const result = await control.start(entry, restart);
     const { state } = result;
@@ -33,8 +29,32 @@ export function registerControlRoutes(
     };
     return result.done ? body : reply(202, body);
   };
+}
 
-  ctx.route({
+/** The earlier generation's start: a failed start is 200 with success false. */
+function legacyStartedBy(supervisor: Supervisor, control: ProcessControl) {
+  return async (name: string, restart: boolean) => {
+    const entry = supervisor.requireEntry(name);
+    try {
+      const result = await control.start(entry, restart);
+      return {
+        success: result.done,
+        message: result.done
+          ? `${entry.process_name} ${restart ? 'restarted' : 'started'}`
+          : `${entry.process_name} is still starting`,
+        pid: result.state.pid,
+      };
+    } catch (error) {
+      if (isHttpError(error) && error.status !== 404)
+        return { success: false, message: error.message, pid: null };
+      throw error;
+    }
+  };
+}
+
+export function startServiceRoute(supervisor: Supervisor, control: ProcessControl) {
+  const started = startedBy(supervisor, control);
+  return defineRoute({
     method: 'POST',
     path: '/process/start-service',
     summary: 'Start a process (and re-enable its auto-restart)',
@@ -43,8 +63,11 @@ export function registerControlRoutes(
     schema: { body: ProcessNameBody, response: { 200: ControlBody, 202: ControlBody } },
     handler: ({ body }) => started(body.process_name, false),
   });
+}
 
-  ctx.route({
+export function restartServiceRoute(supervisor: Supervisor, control: ProcessControl) {
+  const started = startedBy(supervisor, control);
+  return defineRoute({
     method: 'POST',
     path: '/process/restart-service',
     summary: 'Stop a process (when running), then start it',
@@ -53,8 +76,10 @@ export function registerControlRoutes(
     schema: { body: ProcessNameBody, response: { 200: ControlBody, 202: ControlBody } },
     handler: ({ body }) => started(body.process_name, true),
   });
+}
 
-  ctx.route({
+export function stopServiceRoute(supervisor: Supervisor, control: ProcessControl) {
+  return defineRoute({
     method: 'POST',
     path: '/process/stop-service',
     summary: 'Stop a process: its stop signal to the group, SIGKILL after the stop timeout',
@@ -75,40 +100,29 @@ export function registerControlRoutes(
       };
     },
   });
+}
 
-  const legacyStart = async (name: string, restart: boolean) => {
-    const entry = supervisor.requireEntry(name);
-    try {
-      const result = await control.start(entry, restart);
-      return {
-        success: result.done,
-        message: result.done
-          ? `${entry.process_name} ${restart ? 'restarted' : 'started'}`
-          : `${entry.process_name} is still starting`,
-        pid: result.state.pid,
-      };
-    } catch (error) {
-      if (isHttpError(error) && error.status !== 404)
-        return { success: false, message: error.message, pid: null };
-      throw error;
-    }
-  };
-  for (const [path, restart] of [
-    ['/process/start', false],
-    ['/process/restart', true],
-  ] as const) {
-    ctx.route({
-      method: 'POST',
-      path,
-      summary: `Earlier generation of ${restart ? 'restart' : 'start'}-service`,
-      description: 'Deprecated alias. A failed start answers 200 with success false.',
-      tags: ['process'],
-      deprecated: true,
-      schema: { body: ProcessNameBody, response: LegacyControlBody },
-      handler: ({ body }) => legacyStart(body.process_name, restart),
-    });
-  }
-  ctx.route({
+/** POST /process/start or /process/restart (deprecated aliases). */
+export function legacyStartRoute(
+  supervisor: Supervisor,
+  control: ProcessControl,
+  restart: boolean,
+) {
+  const legacyStart = legacyStartedBy(supervisor, control);
+  return defineRoute({
+    method: 'POST',
+    path: restart ? '/process/restart' : '/process/start',
+    summary: `Earlier generation of ${restart ? 'restart' : 'start'}-service`,
+    description: 'Deprecated alias. A failed start answers 200 with success false.',
+    tags: ['process'],
+    deprecated: true,
+    schema: { body: ProcessNameBody, response: LegacyControlBody },
+    handler: ({ body }) => legacyStart(body.process_name, restart),
+  });
+}
+
+export function legacyStopRoute(supervisor: Supervisor, control: ProcessControl) {
+  return defineRoute({
     method: 'POST',
     path: '/process/stop',
     summary: 'Earlier generation of stop-service',

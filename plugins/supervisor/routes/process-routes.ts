@@ -1,6 +1,10 @@
 /** GET /process/processes, GET /process and GET /process/service-status: thin readers. */
-import { dependencyGraphRef, type PluginContext } from '../../../sdk/index.js';
-import type { ParallelGroup } from '../../../sdk/index.js';
+import {
+  defineRoute,
+  type DependencyGraphService,
+  type Logger,
+  type ParallelGroup,
+} from '../../../sdk/index.js';
 import { blockView, repoUrlOf, statusBody, versionOf } from '../process-view.js';
 import {
   ProcessDetailBody,
@@ -11,9 +15,15 @@ import {
 } from '../schemas.js';
 import type { Supervisor } from '../supervisor.js';
 
-/** Declare the read routes. */
-export function registerProcessRoutes(ctx: PluginContext<unknown>, supervisor: Supervisor): void {
-  ctx.route({
+/** What GET /process needs besides the supervisor. */
+export interface ProcessDetailDeps {
+  /** The dependency graph, when its plugin is loaded. */
+  readonly graph: () => DependencyGraphService | undefined;
+  readonly logger: Logger;
+}
+
+export function processListRoute(supervisor: Supervisor) {
+  return defineRoute({
     method: 'GET',
     path: '/process/processes',
     summary: 'Every process of the configuration, with its live status',
@@ -21,8 +31,10 @@ export function registerProcessRoutes(ctx: PluginContext<unknown>, supervisor: S
     schema: { response: ProcessListBody },
     handler: () => supervisor.listView(),
   });
+}
 
-  ctx.route({
+export function processDetailRoute(supervisor: Supervisor, deps: ProcessDetailDeps) {
+  return defineRoute({
     method: 'GET',
     path: '/process',
     summary: 'One process: its config, version and parallel groups',
@@ -34,12 +46,12 @@ export function registerProcessRoutes(ctx: PluginContext<unknown>, supervisor: S
     handler: ({ query }) => {
       const entry = supervisor.requireEntry(query.process_name);
       let groups: ParallelGroup[] = [];
-      const graph = ctx.optional(dependencyGraphRef);
+      const graph = deps.graph();
       if (graph !== undefined) {
         try {
           groups = graph.parallelGroups(entry.process_name, query.scope);
         } catch (error) {
-          ctx.logger.warn(`parallel groups of ${entry.process_name}: ${String(error)}`);
+          deps.logger.warn(`parallel groups of ${entry.process_name}: ${String(error)}`);
         }
       }
       return {
@@ -55,8 +67,10 @@ export function registerProcessRoutes(ctx: PluginContext<unknown>, supervisor: S
       };
     },
   });
+}
 
-  ctx.route({
+export function serviceStatusRoute(supervisor: Supervisor) {
+  return defineRoute({
     method: 'GET',
     path: '/process/service-status',
     summary: 'Live status of one process',

@@ -8,7 +8,7 @@ import {
   statusFrame,
   versionOf,
 } from '../../../plugins/supervisor/process-view.js';
-import { parseInterval } from '../../../plugins/supervisor/routes/status-stream.js';
+import { parseInterval } from '../../../plugins/supervisor/streams/status-stream.js';
 
 const stopped = (name: string): ProcessState => ({
   process_name: name,

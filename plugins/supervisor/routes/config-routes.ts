@@ -1,6 +1,6 @@
 /** The configuration routes: read (secrets redacted), update, schemas, earlier-generation aliases. */
-import type { PluginContext } from '../../../sdk/index.js';
-import { blockJsonSchema, documentJsonSchema } from './block-schema.js';
+import { defineRoute, type Logger, type StackConfig } from '../../../sdk/index.js';
+import { blockJsonSchema, documentJsonSchema } from '../config-model/block-schema.js';
 import {
   ConfigDocument,
   ConfigQuery,
@@ -9,10 +9,14 @@ import {
   ConfigUpdateResponse,
   ConfigValidateResponse,
   ProcessSchemaBody,
-} from './config-schemas.js';
+} from '../config-model/config-schemas.js';
 import { redactConfig } from '../../../sdk/index.js';
-import { findEntryOrThrow, updateDocument, updateProcessBlock } from './config-updates.js';
-import { documentValidator, validateDocument } from './config-validation.js';
+import {
+  findEntryOrThrow,
+  updateDocument,
+  updateProcessBlock,
+} from '../config-model/config-updates.js';
+import { validateDocument } from '../config-model/config-validation.js';
 
 /** What the configuration routes need from the supervisor. */
 export interface ConfigRouteDeps {
@@ -20,14 +24,16 @@ export interface ConfigRouteDeps {
   onProcessBlockChanged?(processName: string): void;
 }
 
+/** The plugin context parts the routes use: the document and the log. */
+export interface ConfigRouteContext {
+  readonly stack: StackConfig;
+  readonly logger: Logger;
+}
+
 const TAGS = ['config'];
 
-/** Declare the configuration routes and the document validator. */
-export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRouteDeps): void {
-  // Every update anyone makes (routes, the supervisor, other plugins) passes the block schemas.
-  ctx.stack.addValidator(documentValidator);
-
-  ctx.route({
+export function getConfigRoute(ctx: ConfigRouteContext) {
+  return defineRoute({
     method: 'GET',
     path: '/config',
     summary: 'The in-memory configuration (secrets redacted)',
@@ -44,8 +50,10 @@ export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRo
       return redactConfig(entry.block, entry.path);
     },
   });
+}
 
-  ctx.route({
+export function updateConfigRoute(ctx: ConfigRouteContext, deps: ConfigRouteDeps) {
+  return defineRoute({
     method: 'POST',
     path: '/config',
     summary: 'Change the configuration (one process block, or a global deep merge)',
@@ -72,8 +80,10 @@ export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRo
       return result;
     },
   });
+}
 
-  ctx.route({
+export function configSchemaRoute(ctx: ConfigRouteContext) {
+  return defineRoute({
     method: 'GET',
     path: '/config/schema',
     summary: 'The JSON schema the configuration is validated against',
@@ -81,8 +91,10 @@ export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRo
     schema: { response: ConfigDocument },
     handler: () => documentJsonSchema(ctx.stack.sliceSchemas()),
   });
+}
 
-  ctx.route({
+export function processConfigSchemaRoute(ctx: ConfigRouteContext) {
+  return defineRoute({
     method: 'POST',
     path: '/config/process-config/schema',
     summary: "The schema of one process's block",
@@ -91,8 +103,10 @@ export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRo
     handler: ({ body }) =>
       blockJsonSchema(findEntryOrThrow(ctx.stack.read(), body.process_name).self),
   });
+}
 
-  ctx.route({
+export function saveConfigRoute(ctx: ConfigRouteContext) {
+  return defineRoute({
     method: 'POST',
     path: '/config/save',
     summary: 'Save the in-memory configuration to the file (earlier generation)',
@@ -105,8 +119,10 @@ export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRo
       return { status: 'saved' as const, path: ctx.stack.filePath };
     },
   });
+}
 
-  ctx.route({
+export function validateConfigRoute() {
+  return defineRoute({
     method: 'POST',
     path: '/config/validate',
     summary: 'Validate a full configuration without applying it (earlier generation)',
@@ -124,7 +140,7 @@ export function registerConfigRoutes(ctx: PluginContext<unknown>, deps: ConfigRo
   });
 }
 
-function notifyChanged(ctx: PluginContext<unknown>, deps: ConfigRouteDeps, name: string): void {
+function notifyChanged(ctx: ConfigRouteContext, deps: ConfigRouteDeps, name: string): void {
   try {
     deps.onProcessBlockChanged?.(name);
   } catch (error) {

@@ -1,15 +1,9 @@
-/** GET /logs (cursor protocol and the earlier-generation line list) and the /ws/logs stream. */
-import { InputError, NotFoundError, Type, type PluginContext } from '../../../sdk/index.js';
-import { readLogChunk } from './log-cursor.js';
-import type { LogLineBus } from './log-line-bus.js';
-import {
-  LogChunkBody,
-  LogLinesBody,
-  LogStreamMessage,
-  LogStreamQuery,
-  LogsQuery,
-} from './log-schemas.js';
-import { readLastLines } from './log-tail-lines.js';
+/** GET /logs: the cursor protocol and the earlier-generation line list. */
+import { InputError, NotFoundError, Type, defineRoute } from '../../../sdk/index.js';
+import { readLogChunk } from '../logs/log-cursor.js';
+import type { LogLineBus } from '../logs/log-line-bus.js';
+import { LogChunkBody, LogLinesBody, LogsQuery } from '../logs/log-schemas.js';
+import { readLastLines } from '../logs/log-tail-lines.js';
 
 /** A process's log file as the supervisor knows it: the canonical name and the file, if any. */
 export interface ResolvedLogFile {
@@ -17,7 +11,7 @@ export interface ResolvedLogFile {
   readonly file: string | null;
 }
 
-/** What the log routes need from the supervisor. */
+/** What the log route and stream need from the supervisor. */
 export interface LogRouteDeps {
   readonly bus: LogLineBus;
   /** The process a request names (any accepted spelling), or undefined when it is unknown. */
@@ -45,9 +39,8 @@ function resolveOrThrow(deps: LogRouteDeps, name: string, field: string): Resolv
   return resolved;
 }
 
-/** Declare GET /logs and /ws/logs. */
-export function registerLogRoutes(ctx: PluginContext<unknown>, deps: LogRouteDeps): void {
-  ctx.route({
+export function logsRoute(deps: LogRouteDeps) {
+  return defineRoute({
     method: 'GET',
     path: '/logs',
     summary: 'Read a process log (cursor protocol; earlier-generation line list)',
@@ -78,44 +71,5 @@ export function registerLogRoutes(ctx: PluginContext<unknown>, deps: LogRouteDep
         field: 'process_name',
       });
     },
-  });
-
-  // Each client's filter is resolved once at connect (any accepted spelling → the canonical name).
-  const filters = new Map<number, string>();
-  const stream = ctx.stream({
-    path: '/ws/logs',
-    summary: 'Live log lines of every process (or one)',
-    description:
-      'One frame per read batch of a process: `{type: "logs", process_name, lines}`; lines are ' +
-      'redacted. No replay: use GET /logs for history. A slow client loses its oldest frames. ' +
-      'The text `ping` (or `{"type":"ping"}`) is answered with `pong`.',
-    query: LogStreamQuery,
-    message: LogStreamMessage,
-    overflow: 'drop-oldest',
-    onOpen: (client) => {
-      const wanted = client.query.process_name;
-      if (wanted !== undefined)
-        filters.set(client.id, deps.resolveLogFile(wanted)?.processName ?? wanted);
-    },
-    onClose: (client) => {
-      filters.delete(client.id);
-    },
-  });
-
-  let unsubscribe: (() => void) | undefined;
-  ctx.onStart(() => {
-    unsubscribe = deps.bus.subscribe((batch) => {
-      if (stream.clientCount === 0) return;
-      stream.publish(
-        { type: 'logs', process_name: batch.process_name, lines: [...batch.lines] },
-        (client) => {
-          const wanted = filters.get(client.id);
-          return wanted === undefined || wanted === batch.process_name;
-        },
-      );
-    });
-  });
-  ctx.onStop(() => {
-    unsubscribe?.();
   });
 }

@@ -2,8 +2,8 @@ import test from 'ava';
 import {
   validateDocument,
   documentValidator,
-} from '../../../../plugins/supervisor/config-routes/config-validation.js';
-import { deepMerge } from '../../../../plugins/supervisor/config-routes/config-merge.js';
+} from '../../../../plugins/supervisor/config-model/config-validation.js';
+import { deepMerge } from '../../../../plugins/supervisor/config-model/config-merge.js';
 
 const valid = {
   stackd: { api_service: { enabled: true, process_name: 'stackd API', port: 8000 }, auth: {} },

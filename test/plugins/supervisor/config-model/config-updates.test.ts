@@ -6,8 +6,8 @@ import { ConfigStore } from '../../../../core/config/config-store.js';
 import {
   updateDocument,
   updateProcessBlock,
-} from '../../../../plugins/supervisor/config-routes/config-updates.js';
-import { documentValidator } from '../../../../plugins/supervisor/config-routes/config-validation.js';
+} from '../../../../plugins/supervisor/config-model/config-updates.js';
+import { documentValidator } from '../../../../plugins/supervisor/config-model/config-validation.js';
 
 const initial = {
   stackd: { api_service: { process_name: 'stackd API', port: 8000 } },

@@ -7,4 +7,5 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> =
   metrics: () => import('../plugins/metrics/index.js'),
   sync: () => import('../plugins/sync/index.js'),
   ai: () => import('../plugins/ai/index.js'),
+  symlinks: () => import('../plugins/symlinks/index.js'),
 };

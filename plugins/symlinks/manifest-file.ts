@@ -1,0 +1,107 @@
+/**
+ * Manifest files: written as a stream into a temp file beside the target, fsync'd, then renamed
+ * over it (a crash leaves the old manifest or the new, never half of one; a million entries
+ * never sit in memory), and read back with the nesting limit for untrusted JSON.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { BadRequestError, NotFoundError, parseBoundedJson } from '../../sdk/index.js';
+
+/** The reference's timestamp format: ISO UTC with microseconds and `Z`. */
+export function manifestTimestamp(date = new Date()): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** Writes `{...header, entries: [...]}` entry by entry. */
+export class ManifestWriter {
+  private readonly temp: string;
+  private stream: WriteStream | undefined;
+  private count = 0;
+
+  private constructor(readonly path: string) {
+    this.temp = join(
+      dirname(path),
+      `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+    );
+  }
+
+  /** Open the temp file and write the header (every field but `entries`). */
+  static async open(path: string, header: Record<string, unknown>): Promise<ManifestWriter> {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const writer = new ManifestWriter(path);
+    writer.stream = createWriteStream(writer.temp, { mode: 0o600, flags: 'wx' });
+    const head = JSON.stringify(header, null, 2);
+    await writer.write(`${head.slice(0, -2)},\n  "entries": [`);
+    return writer;
+  }
+
+  /** Append one entry. */
+  async add(entry: Record<string, unknown>): Promise<void> {
+    await this.write(`${this.count === 0 ? '\n' : ',\n'}    ${JSON.stringify(entry)}`);
+    this.count += 1;
+  }
+
+  /** Close, fsync and rename into place. */
+  async commit(): Promise<void> {
+    await this.write(this.count === 0 ? ']\n}\n' : '\n  ]\n}\n');
+    await new Promise<void>((resolve, reject) =>
+      this.stream?.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    const handle = await open(this.temp, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(this.temp, this.path);
+  }
+
+  /** Drop the temp file (a failed run). */
+  async abort(): Promise<void> {
+    this.stream?.destroy();
+    await rm(this.temp, { force: true });
+  }
+
+  private write(text: string): Promise<void> {
+    const stream = this.stream;
+    if (stream === undefined) return Promise.reject(new Error('manifest writer not open'));
+    return new Promise((resolve, reject) => {
+      const ok = stream.write(text, (error) => (error ? reject(error) : undefined));
+      if (ok) resolve();
+      else stream.once('drain', resolve);
+    });
+  }
+}
+
+/** A manifest as restore and compare read it. */
+export interface ManifestContent {
+  readonly created_at: string | null;
+  readonly entries: readonly unknown[];
+}
+
+/** Read a manifest: 404 when missing, 400 when it is not a manifest with an `entries` list. */
+export async function readManifest(path: string): Promise<ManifestContent> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new NotFoundError('SYMLINK_MANIFEST_NOT_FOUND', 'Manifest does not exist', {
+        field: 'manifest_path',
+      });
+    throw error;
+  }
+  const parsed = parseBoundedJson(text);
+  const value = parsed.ok ? parsed.value : undefined;
+  const entries = (value as { entries?: unknown } | undefined)?.entries;
+  if (!Array.isArray(entries))
+    throw new BadRequestError(
+      'SYMLINK_MANIFEST_INVALID',
+      'Invalid manifest format: entries list is required.',
+      { field: 'manifest_path' },
+    );
+  const createdAt = (value as { created_at?: unknown }).created_at;
+  return { created_at: typeof createdAt === 'string' ? createdAt : null, entries };
+}

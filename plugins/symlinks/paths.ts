@@ -1,0 +1,94 @@
+/**
+ * Where manifests may be (DECISIONS #18): SPEC's `/config/symlink-repair/...` paths map to
+ * `<data-dir>/symlink-repair/...`, a relative path is taken under the snapshot folder, and the
+ * result must stay within the data dir, a configured manifest dir or a symlink root — checked on
+ * the real path of its nearest existing ancestor, so `..`, a symlink out or a NUL cannot escape.
+ * A refusal names the field, never echoes what lies outside.
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { BadRequestError } from '../../sdk/index.js';
+
+const SPEC_PREFIX = '/config/symlink-repair';
+
+function realOrNearest(path: string): string {
+  let current = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      current = parent;
+    }
+  }
+}
+
+function inside(base: string, path: string): boolean {
+  const offset = relative(base, path);
+  return offset === '' || (!offset.startsWith('..') && !isAbsolute(offset));
+}
+
+/** The plugin's places on disk and the rule for client-given manifest paths. */
+export class SymlinkPaths {
+  /** `<data-dir>/symlink-repair/snapshots`. */
+  readonly snapshotDir: string;
+  /** The default manifest: `<snapshot dir>/latest.json`. */
+  readonly defaultManifest: string;
+
+  constructor(
+    private readonly dataDir: string,
+    /** `<data-dir>/symlink-repair` (the plugin's storage folder). */
+    readonly storageDir: string,
+    private readonly allowedDirs: () => readonly string[],
+  ) {
+    this.snapshotDir = join(storageDir, 'snapshots');
+    this.defaultManifest = join(this.snapshotDir, 'latest.json');
+  }
+
+  /** SPEC path → this host's path (no checks). */
+  mapped(raw: string): string {
+    const trimmed = raw.trim();
+    if (trimmed === SPEC_PREFIX || trimmed.startsWith(`${SPEC_PREFIX}/`))
+      return resolve(this.storageDir, `.${trimmed.slice(SPEC_PREFIX.length)}`);
+    return isAbsolute(trimmed) ? resolve(trimmed) : resolve(this.snapshotDir, trimmed);
+  }
+
+  /** A manifest path from a client: mapped and confined, or 400 naming `field`. */
+  manifest(raw: string, field: string): string {
+    if (raw.includes('\u0000'))
+      throw new BadRequestError('SYMLINK_PATH_INVALID', `${field} contains a NUL character`, {
+        field,
+      });
+    if (raw.trim() === '')
+      throw new BadRequestError('SYMLINK_PATH_REQUIRED', `${field} is required`, { field });
+    const path = this.mapped(raw);
+    const real = realOrNearest(path);
+    const bases = [this.dataDir, ...this.allowedDirs()].map((base) => realOrNearest(resolve(base)));
+    if (!bases.some((base) => inside(base, real)))
+      throw new BadRequestError(
+        'SYMLINK_PATH_OUTSIDE',
+        `${field} must stay within the data dir (/config/symlink-repair maps to ` +
+          `${this.storageDir}), a configured manifest dir or a symlink root`,
+        { field },
+      );
+    return path;
+  }
+
+  /** A path inside the snapshot folder only (the manifest-file picker), or 400. */
+  inSnapshots(raw: string | undefined, field: string): string {
+    const path = raw === undefined || raw.trim() === '' ? this.defaultManifest : this.mapped(raw);
+    if (
+      raw?.includes('\u0000') === true ||
+      !inside(realOrNearest(this.snapshotDir), realOrNearest(path))
+    )
+      throw new BadRequestError(
+        'SYMLINK_PATH_OUTSIDE',
+        `${field} must stay within ${this.snapshotDir} (/config/symlink-repair/snapshots)`,
+        { field },
+      );
+    return path;
+  }
+}

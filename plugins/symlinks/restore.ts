@@ -1,0 +1,249 @@
+/**
+ * Restore a manifest, and compare (preview) it, with one rule order (dumb-features §2.7–2.8):
+ * invalid entry → missing target (unless restore_broken) → an existing path: same link
+ * unchanged, else kept (unless overwrite_existing), a real directory an error → created. A
+ * restore writes each link atomically; a dry run and a compare write nothing.
+ */
+import { isAbsolute } from 'node:path';
+import { readlink } from 'node:fs/promises';
+import { linkTargetExists, pathKind, placeLink } from './link-ops.js';
+import type { ManifestContent } from './manifest-file.js';
+import { CappedList } from './result-list.js';
+
+/** Restore and compare options. */
+export interface RestoreOptions {
+  readonly overwriteExisting: boolean;
+  readonly restoreBroken: boolean;
+}
+
+type Decision =
+  | { readonly kind: 'invalid' }
+  | { readonly kind: 'missing_target'; readonly link_path: string; readonly target: string }
+  | { readonly kind: 'unchanged'; readonly link_path: string; readonly target: string }
+  | {
+      readonly kind: 'existing';
+      readonly link_path: string;
+      readonly target: string;
+      readonly current_target: string | null;
+    }
+  | { readonly kind: 'directory'; readonly link_path: string; readonly target: string }
+  | {
+      readonly kind: 'create' | 'overwrite';
+      readonly link_path: string;
+      readonly target: string;
+      readonly current_target: string | null;
+    };
+
+async function decide(entry: unknown, options: RestoreOptions): Promise<Decision> {
+  const record = entry as { link_path?: unknown; target?: unknown } | null;
+  const linkPath = typeof record?.link_path === 'string' ? record.link_path.trim() : '';
+  const target = typeof record?.target === 'string' ? record.target.trim() : '';
+  if (
+    typeof entry !== 'object' ||
+    entry === null ||
+    linkPath === '' ||
+    target === '' ||
+    !isAbsolute(linkPath) ||
+    linkPath.includes('\u0000') ||
+    target.includes('\u0000')
+  )
+    return { kind: 'invalid' };
+  if (!options.restoreBroken && !(await linkTargetExists(linkPath, target)))
+    return { kind: 'missing_target', link_path: linkPath, target };
+  const kind = await pathKind(linkPath);
+  if (kind === 'missing')
+    return { kind: 'create', link_path: linkPath, target, current_target: null };
+  const current = kind === 'link' ? await readlink(linkPath).catch(() => null) : null;
+  if (current === target) return { kind: 'unchanged', link_path: linkPath, target };
+  if (!options.overwriteExisting)
+    return { kind: 'existing', link_path: linkPath, target, current_target: current };
+  if (kind === 'dir') return { kind: 'directory', link_path: linkPath, target };
+  return { kind: 'overwrite', link_path: linkPath, target, current_target: current };
+}
+
+/** Restore progress. */
+export interface RestoreProgress {
+  readonly stage: 'processing' | 'completed';
+  readonly processed_entries: number;
+  readonly total_entries: number;
+  readonly restored: number;
+  readonly errors: number;
+}
+
+/** Restore the manifest's links. */
+export async function runRestore(
+  manifestPath: string,
+  manifest: ManifestContent,
+  options: RestoreOptions & {
+    readonly dryRun: boolean;
+    readonly maxListed: number;
+    readonly onProgress?: (progress: RestoreProgress) => void;
+  },
+) {
+  const errors = new CappedList<{ link_path: string; error: string }>(options.maxListed);
+  const counts = { restored: 0, existing: 0, unchanged: 0, invalid: 0, missing: 0 };
+  const total = manifest.entries.length;
+  for (const [index, entry] of manifest.entries.entries()) {
+    const decision = await decide(entry, options);
+    switch (decision.kind) {
+      case 'invalid':
+        counts.invalid += 1;
+        break;
+      case 'missing_target':
+        counts.missing += 1;
+        break;
+      case 'unchanged':
+        counts.unchanged += 1;
+        break;
+      case 'existing':
+        counts.existing += 1;
+        break;
+      case 'directory':
+        errors.push({
+          link_path: decision.link_path,
+          error: 'Existing path is a real directory; cannot overwrite.',
+        });
+        break;
+      default:
+        try {
+          if (!options.dryRun) await placeLink(decision.link_path, decision.target);
+          counts.restored += 1;
+        } catch (error) {
+          errors.push({
+            link_path: decision.link_path,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+    }
+    if ((index + 1) % 2000 === 0 || index + 1 === total)
+      options.onProgress?.({
+        stage: 'processing',
+        processed_entries: index + 1,
+        total_entries: total,
+        restored: counts.restored,
+        errors: errors.total,
+      });
+  }
+  options.onProgress?.({
+    stage: 'completed',
+    processed_entries: total,
+    total_entries: total,
+    restored: counts.restored,
+    errors: errors.total,
+  });
+  return {
+    manifest_path: manifestPath,
+    manifest_created_at: manifest.created_at,
+    dry_run: options.dryRun,
+    overwrite_existing: options.overwriteExisting,
+    restore_broken: options.restoreBroken,
+    total_entries: total,
+    restored: counts.restored,
+    skipped_existing: counts.existing,
+    skipped_unchanged: counts.unchanged,
+    skipped_invalid_entries: counts.invalid,
+    skipped_nonexistent_target: counts.missing,
+    errors: errors.items,
+    errors_truncated: errors.truncated,
+  };
+}
+
+/** The result a restore answers. */
+export type RestoreResult = Awaited<ReturnType<typeof runRestore>>;
+
+/** One representative action of a compare. */
+export interface SampleChange {
+  readonly action:
+    'create' | 'overwrite' | 'skip_existing' | 'skip_unchanged' | 'skip_missing_target';
+  readonly link_path: string;
+  readonly target: string;
+  readonly current_target?: string | null;
+}
+
+/** Preview a restore: projected counts and the first `sampleLimit` actions. */
+export async function compareManifest(
+  manifestPath: string,
+  manifest: ManifestContent,
+  options: RestoreOptions & { readonly sampleLimit: number },
+) {
+  const counts = { restored: 0, existing: 0, unchanged: 0, invalid: 0, missing: 0 };
+  const samples: SampleChange[] = [];
+  const sample = (change: SampleChange): void => {
+    if (samples.length < options.sampleLimit) samples.push(change);
+  };
+  for (const entry of manifest.entries) {
+    const decision = await decide(entry, options);
+    switch (decision.kind) {
+      case 'invalid':
+        counts.invalid += 1;
+        break;
+      case 'missing_target':
+        counts.missing += 1;
+        sample({
+          action: 'skip_missing_target',
+          link_path: decision.link_path,
+          target: decision.target,
+        });
+        break;
+      case 'unchanged':
+        counts.unchanged += 1;
+        sample({
+          action: 'skip_unchanged',
+          link_path: decision.link_path,
+          target: decision.target,
+        });
+        break;
+      case 'existing':
+        counts.existing += 1;
+        sample({
+          action: 'skip_existing',
+          link_path: decision.link_path,
+          target: decision.target,
+          current_target: decision.current_target,
+        });
+        break;
+      case 'directory':
+        // A restore would refuse; the preview counts it as the overwrite it was asked for.
+        counts.restored += 1;
+        sample({
+          action: 'overwrite',
+          link_path: decision.link_path,
+          target: decision.target,
+          current_target: null,
+        });
+        break;
+      case 'create':
+        counts.restored += 1;
+        sample({ action: 'create', link_path: decision.link_path, target: decision.target });
+        break;
+      case 'overwrite':
+        counts.restored += 1;
+        sample({
+          action: 'overwrite',
+          link_path: decision.link_path,
+          target: decision.target,
+          current_target: decision.current_target,
+        });
+        break;
+    }
+  }
+  return {
+    manifest_path: manifestPath,
+    manifest_created_at: manifest.created_at,
+    overwrite_existing: options.overwriteExisting,
+    restore_broken: options.restoreBroken,
+    sample_limit: options.sampleLimit,
+    total_entries: manifest.entries.length,
+    projected_restored: counts.restored,
+    projected_skipped_existing: counts.existing,
+    projected_skipped_unchanged: counts.unchanged,
+    projected_skipped_invalid_entries: counts.invalid,
+    projected_skipped_nonexistent_target: counts.missing,
+    projected_errors: 0,
+    sample_changes: samples,
+    errors: [] as Array<{ link_path: string; error: string }>,
+  };
+}
+
+/** The result a compare answers. */
+export type CompareResult = Awaited<ReturnType<typeof compareManifest>>;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -18,6 +18,7 @@ import { markdownTable, type Figure } from './lib/report.js';
 import { logsBench } from './logs.bench.js';
 import { streamsBench } from './streams.bench.js';
 import { supervisionBench } from './supervision.bench.js';
+import { symlinksBench } from './symlinks.bench.js';
 import { syncBench } from './sync.bench.js';
 
 type AreaResult = { figures: Figure[]; details: Record<string, unknown> };
@@ -52,6 +53,8 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   graph: () => graphBench(),
   metrics: () => metricsBench(quick),
   sync: () => syncBench(),
+  symlinks: () =>
+    symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
 };
 
 const selected = values.only?.split(',').map((name) => name.trim()) ?? Object.keys(AREAS);

@@ -26,10 +26,12 @@ export const SymlinksConfig = Type.Object({
       '`<data-dir>/symlink-repair/` (and the symlink roots themselves).',
   }),
   scan_concurrency: Type.Integer({
-    minimum: 1,
-    maximum: 256,
-    default: 32,
-    description: 'Directories read at once by a scan (opendir/readlink in parallel).',
+    minimum: 0,
+    maximum: 16,
+    default: 0,
+    description:
+      'Worker threads reading directories during a scan (0: one per core, at most 4). More ' +
+      'helps trees on slow or network disks.',
   }),
   schedule_check_sec: Type.Integer({
     minimum: 1,
@@ -40,7 +42,7 @@ export const SymlinksConfig = Type.Object({
   max_listed_items: Type.Integer({
     minimum: 100,
     maximum: 1_000_000,
-    default: 10_000,
+    default: 1_000,
     description:
       "Most items kept in a result's changes, moves and errors lists; the counters stay " +
       'exact and `*_truncated` says when a list was cut.',

@@ -15,6 +15,13 @@ function siblingTemp(path: Buffer): Buffer {
   return Buffer.concat([dir, Buffer.from(`.stackd-relink-${randomBytes(6).toString('hex')}.tmp`)]);
 }
 
+const RELINK_TEMP = /(^|\/)\.stackd-relink-[0-9a-f]{12}\.tmp$/;
+
+/** A temp link of a replacement a crash interrupted (removed by the next repair). */
+export function isRelinkLeftover(path: string): boolean {
+  return RELINK_TEMP.test(path);
+}
+
 /** Whether `path` (bytes) exists after following links. */
 export async function targetExists(path: Buffer | string): Promise<boolean> {
   try {

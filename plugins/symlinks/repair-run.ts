@@ -5,9 +5,9 @@
  * manifest when asked: the changes, plus an `entries` list of the old targets, so restoring it
  * with overwrite undoes the repair.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { RewriteRule } from './presets.js';
-import { linkTargetExists, moveLink, pathKind, replaceLink } from './link-ops.js';
+import { isRelinkLeftover, linkTargetExists, moveLink, pathKind, replaceLink } from './link-ops.js';
 import { ManifestWriter, manifestTimestamp } from './manifest-file.js';
 import type { RepairPlan, RepairRequest } from './repair-plan.js';
 import { CappedList } from './result-list.js';
@@ -116,6 +116,11 @@ export async function runRepair(
   const keepUndo = !request.dry_run && options.backupPath !== null;
 
   const rewriteOne = async (link: FoundLink): Promise<void> => {
+    if (isRelinkLeftover(link.path)) {
+      // The new link of a rewrite a crash cut off before its rename: the old one is intact.
+      if (!request.dry_run) await rm(link.pathBytes, { force: true }).catch(() => undefined);
+      return;
+    }
     const next = rewriteTarget(link.target, plan.rules);
     if (next === null || next.target === link.target) {
       counts.unchanged += 1;

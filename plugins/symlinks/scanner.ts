@@ -1,12 +1,15 @@
 /**
- * Walk symlink trees fast without holding them: directories are read in parallel (bounded), the
- * links of a directory are read with their targets in one batch, and each batch goes to the
- * caller before more is read (its promise is awaited: backpressure). Directory symlinks are
- * reported as links and never followed, so loops cannot trap the walk. Paths are kept as bytes
- * (names need not be UTF-8); `path` is their text for reports.
+ * Walk symlink trees fast without holding them or the event loop: worker threads read
+ * directories with synchronous system calls (scan-worker.ts), several at once (parallel IO helps
+ * a cold cache), and hand back packed batches of a few thousand links; each batch goes to the
+ * caller, and a worker gets its next directories only once the caller is done with its last
+ * batch (backpressure). Directory symlinks are reported as links and never followed, so loops
+ * cannot trap the walk. Paths are kept as bytes (names need not be UTF-8); `path` is their text.
  */
-import type { Dirent } from 'node:fs';
-import { lstat, opendir, readlink } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { PackWriter, unpack } from './scan-codec.js';
+import type { ScanAnswer } from './scan-worker.js';
 
 /** One symlink found. */
 export interface FoundLink {
@@ -34,6 +37,7 @@ export interface ScanProgress {
 
 /** Options of a scan. */
 export interface ScanOptions {
+  /** Worker threads (0: as many as cores, at most 4). */
   readonly concurrency: number;
   readonly signal?: AbortSignal;
   /** Called for every unreadable directory or link; the scan goes on. */
@@ -42,131 +46,94 @@ export interface ScanOptions {
   readonly onProgress?: (progress: ScanProgress) => void;
 }
 
-const SLASH = Buffer.from('/');
-// Links of one directory are read this many at a time.
-const READLINK_BATCH = 256;
+const DIRS_PER_JOB = 64;
 
-function childPath(dir: Buffer, name: Buffer): Buffer {
-  return dir.length > 0 && dir[dir.length - 1] === 0x2f
-    ? Buffer.concat([dir, name])
-    : Buffer.concat([dir, SLASH, name]);
+function packAll(items: readonly Buffer[]): Uint8Array {
+  const writer = new PackWriter();
+  for (const item of items) writer.add(item);
+  return writer.take();
 }
 
-function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code !== undefined ? code : error instanceof Error ? error.message : String(error);
-}
-
-async function kindOf(entry: Dirent<Buffer>, path: Buffer): Promise<'link' | 'dir' | 'other'> {
-  if (entry.isSymbolicLink()) return 'link';
-  if (entry.isDirectory()) return 'dir';
-  if (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice()) return 'other';
-  if (entry.isCharacterDevice()) return 'other';
-  // DT_UNKNOWN on some file systems: ask.
-  const stats = await lstat(path);
-  return stats.isSymbolicLink() ? 'link' : stats.isDirectory() ? 'dir' : 'other';
+function decodeLinks(packed: Uint8Array): FoundLink[] {
+  const items = unpack(packed);
+  const found: FoundLink[] = [];
+  for (let index = 0; index + 1 < items.length; index += 2) {
+    const pathBytes = items[index] as Buffer;
+    const targetBytes = items[index + 1] as Buffer;
+    found.push({
+      pathBytes,
+      path: pathBytes.toString('utf8'),
+      targetBytes,
+      target: targetBytes.toString('utf8'),
+    });
+  }
+  return found;
 }
 
 /**
- * Walk `roots` (existing directories) and hand every batch of links to `onBatch`, which is
- * awaited before the walk reads on. Resolves when every directory was read.
+ * Walk `roots` (existing directories) and hand every batch of links to `onBatch`. Resolves when
+ * every directory was read (or the signal aborted).
  */
 export async function walkLinks(
   roots: readonly string[],
   onBatch: (links: FoundLink[]) => Promise<void> | void,
   options: ScanOptions,
 ): Promise<ScanProgress> {
+  const count = options.concurrency > 0 ? options.concurrency : Math.min(4, availableParallelism());
   const pending: Buffer[] = roots.map((root) => Buffer.from(root));
-  let active = 0;
+  const workers = Array.from(
+    { length: Math.min(count, 16) },
+    () => new Worker(new URL('./scan-worker.js', import.meta.url)),
+  );
+  const idle = new Set<Worker>(workers);
   let directories = 0;
   let links = 0;
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const resume = wake;
-    wake = undefined;
-    resume?.();
-  };
-
-  const readDirectory = async (dir: Buffer): Promise<void> => {
-    let handle;
-    try {
-      handle = await opendir(dir, { encoding: 'buffer', bufferSize: 256 } as never);
-    } catch (error) {
-      options.onError?.({ path: dir.toString('utf8'), error: describe(error) });
-      return;
-    }
-    let batch: Buffer[] = [];
-    const flush = async (): Promise<void> => {
-      if (batch.length === 0) return;
-      const paths = batch;
-      batch = [];
-      const found: FoundLink[] = [];
-      await Promise.all(
-        paths.map(async (pathBytes) => {
-          try {
-            const targetBytes = (await readlink(pathBytes, { encoding: 'buffer' })) as Buffer;
-            found.push({
-              pathBytes,
-              path: pathBytes.toString('utf8'),
-              targetBytes,
-              target: targetBytes.toString('utf8'),
-            });
-          } catch (error) {
-            options.onError?.({ path: pathBytes.toString('utf8'), error: describe(error) });
-          }
-        }),
-      );
-      links += found.length;
-      if (found.length > 0) await onBatch(found);
-    };
-    try {
-      for await (const entry of handle as unknown as AsyncIterable<Dirent<Buffer>>) {
-        if (options.signal?.aborted === true) break;
-        const path = childPath(dir, entry.name);
-        const kind = await kindOf(entry, path).catch(() => 'other' as const);
-        if (kind === 'link') {
-          batch.push(path);
-          if (batch.length >= READLINK_BATCH) await flush();
-        } else if (kind === 'dir') {
-          pending.push(path);
-          notify();
-        }
-      }
-      await flush();
-    } catch (error) {
-      options.onError?.({ path: dir.toString('utf8'), error: describe(error) });
-    }
-    directories += 1;
-    options.onProgress?.({ directories, links });
-  };
-
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      if (options.signal?.aborted === true) return;
-      const dir = pending.pop();
-      if (dir === undefined) {
-        if (active === 0) {
-          notify();
+  let inflight = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const finished = (): boolean =>
+        idle.size === workers.length && pending.length === 0 && inflight === 0;
+      const dispatch = (): void => {
+        if (options.signal?.aborted === true) {
+          if (idle.size === workers.length && inflight === 0) resolve();
           return;
         }
-        await new Promise<void>((resolve) => {
-          const previous = wake;
-          wake = () => {
-            previous?.();
-            resolve();
-          };
+        for (const worker of idle) {
+          if (pending.length === 0) break;
+          const size = Math.max(
+            1,
+            Math.min(DIRS_PER_JOB, Math.ceil(pending.length / workers.length)),
+          );
+          // From the end: depth first, which keeps the queue short.
+          const dirs = pending.splice(pending.length - size, size);
+          idle.delete(worker);
+          directories += dirs.length;
+          const packed = packAll(dirs);
+          worker.postMessage({ dirs: packed }, [packed.buffer] as never);
+        }
+        if (finished()) resolve();
+      };
+      for (const worker of workers) {
+        worker.on('error', reject);
+        worker.on('message', (answer: ScanAnswer) => {
+          for (const dir of unpack(answer.subdirs)) pending.push(Buffer.from(dir));
+          for (const error of answer.errors) options.onError?.(error);
+          const found = decodeLinks(answer.links);
+          links += found.length;
+          // A job answers in several messages: the walk ends only when every batch was handled.
+          inflight += 1;
+          void Promise.resolve(found.length > 0 ? onBatch(found) : undefined).then(() => {
+            inflight -= 1;
+            options.onProgress?.({ directories, links });
+            if (answer.done) idle.add(worker);
+            dispatch();
+          }, reject);
         });
-        continue;
       }
-      active += 1;
-      try {
-        await readDirectory(dir);
-      } finally {
-        active -= 1;
-        notify();
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker()));
+      dispatch();
+    });
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
   return { directories, links };
 }

@@ -1,0 +1,106 @@
+/** The scanner on real trees: loops, unreadable dirs, odd names, and batches handed on. */
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { walkLinks, type FoundLink } from '../../../plugins/symlinks/scanner.js';
+import { rewriteTarget } from '../../../plugins/symlinks/repair-run.js';
+import { replaceLink } from '../../../plugins/symlinks/link-ops.js';
+import { readlinkSync } from 'node:fs';
+
+function tree(): string {
+  return mkdtempSync(join(tmpdir(), 'stackd-scan-'));
+}
+
+async function collect(root: string, concurrency = 4) {
+  const found: FoundLink[] = [];
+  const errors: string[] = [];
+  let batches = 0;
+  const progress = await walkLinks(
+    [root],
+    (batch) => {
+      batches += 1;
+      found.push(...batch);
+    },
+    { concurrency, onError: (error) => errors.push(`${error.path}: ${error.error}`) },
+  );
+  return { found, errors, batches, progress };
+}
+
+test('directory links are reported and never followed (no loop); nested trees are walked', async (t) => {
+  const root = tree();
+  mkdirSync(join(root, 'a', 'b', 'c'), { recursive: true });
+  symlinkSync(root, join(root, 'a', 'up'));
+  symlinkSync(join(root, 'a'), join(root, 'a', 'b', 'c', 'back'));
+  symlinkSync('/nowhere', join(root, 'a', 'b', 'broken'));
+  const { found, progress } = await collect(root);
+  t.deepEqual(found.map((link) => link.path.slice(root.length)).sort(), [
+    '/a/b/broken',
+    '/a/b/c/back',
+    '/a/up',
+  ]);
+  t.is(progress.directories, 4);
+});
+
+// Root reads every directory whatever its mode, so this runs only as another user.
+(process.getuid?.() === 0 ? test.skip : test)(
+  'unreadable directories are errors, the rest is still walked',
+  async (t) => {
+    const root = tree();
+    mkdirSync(join(root, 'closed'));
+    symlinkSync('/x', join(root, 'closed', 'hidden'));
+    symlinkSync('/y', join(root, 'open'));
+    chmodSync(join(root, 'closed'), 0o000);
+    t.teardown(() => chmodSync(join(root, 'closed'), 0o700));
+    const { found, errors } = await collect(root);
+    t.deepEqual(
+      found.map((link) => link.target),
+      ['/y'],
+    );
+    t.is(errors.length, 1);
+  },
+);
+
+test('names with spaces, newlines and non-UTF-8 bytes are found and can be relinked', async (t) => {
+  const root = tree();
+  symlinkSync('/old/a', join(root, 'with space'));
+  symlinkSync('/old/b', join(root, 'new\nline'));
+  const rawName = Buffer.concat([
+    Buffer.from(`${root}/bad-`),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('.mkv'),
+  ]);
+  symlinkSync('/old/c', rawName);
+  const { found } = await collect(root);
+  t.is(found.length, 3);
+  const odd = found.find((link) => link.pathBytes.equals(rawName));
+  t.truthy(odd, 'the non-UTF-8 name is kept as bytes');
+  t.true(odd?.path.includes('\ufffd'), 'its text shows U+FFFD');
+  await replaceLink(rawName, '/new/c');
+  t.is(readlinkSync(rawName).toString(), '/new/c');
+});
+
+test('many links arrive in several batches with exact counts', async (t) => {
+  const root = tree();
+  for (let dir = 0; dir < 20; dir += 1) {
+    mkdirSync(join(root, `d${dir}`));
+    for (let index = 0; index < 300; index += 1)
+      symlinkSync(`/target/${dir}/${index}`, join(root, `d${dir}`, `l${index}`));
+  }
+  writeFileSync(join(root, 'plain.txt'), 'not a link');
+  const { found, batches, progress } = await collect(root, 8);
+  t.is(found.length, 6000);
+  t.is(progress.links, 6000);
+  t.true(batches >= 2, 'more than one message of at most 4,096 links');
+});
+
+test('prefix rules: whole segments only, first rule wins, a second pass changes nothing', (t) => {
+  const rules = [{ from_prefix: '/old/root', to_prefix: '/new/root' }];
+  t.is(rewriteTarget('/old/root', rules)?.target, '/new/root');
+  t.is(rewriteTarget('/old/root/movie/file.mkv', rules)?.target, '/new/root/movie/file.mkv');
+  t.is(rewriteTarget('/old/rootx/file', rules), null);
+  const nested = [{ from_prefix: '/data', to_prefix: '/data/v2' }];
+  const once = rewriteTarget('/data/a.mkv', nested)?.target ?? '';
+  t.is(once, '/data/v2/a.mkv');
+  t.is(rewriteTarget(once, nested), null, 'already under the new prefix');
+});

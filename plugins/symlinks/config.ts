@@ -19,6 +19,13 @@ export const SymlinksConfig = Type.Object({
       "Symlink trees used when a request names no roots. Every process block's " +
       '`symlink_backup_roots` and `symlink_library_path` are added.',
   }),
+  allowed_roots: Type.Array(Type.String({ minLength: 1 }), {
+    default: [],
+    description:
+      'When set, the only trees a repair, migration or backup may touch: an explicit root or ' +
+      'migration root outside all of them is refused (400 naming the field). Empty: any ' +
+      'absolute directory.',
+  }),
   manifest_dirs: Type.Array(Type.String({ minLength: 1 }), {
     default: [],
     description:

@@ -75,6 +75,8 @@ export class ManifestWriter {
   }
 }
 
+const NOT_A_FILE = new Set(['EISDIR', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EACCES', 'EINVAL']);
+
 /** A manifest as restore and compare read it. */
 export interface ManifestContent {
   readonly created_at: string | null;
@@ -87,10 +89,18 @@ export async function readManifest(path: string): Promise<ManifestContent> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
       throw new NotFoundError('SYMLINK_MANIFEST_NOT_FOUND', 'Manifest does not exist', {
         field: 'manifest_path',
       });
+    // The client named something that is no readable file: its mistake, not the host's.
+    if (code !== undefined && NOT_A_FILE.has(code))
+      throw new BadRequestError(
+        'SYMLINK_MANIFEST_UNREADABLE',
+        `manifest_path does not name a readable manifest file (${code})`,
+        { field: 'manifest_path' },
+      );
     throw error;
   }
   const parsed = parseBoundedJson(text);

@@ -69,7 +69,7 @@ export class SymlinkOperations {
     signal?: AbortSignal,
     onProgress?: (p: object) => void,
   ): Promise<RepairResult> {
-    const plan = planRepair(request, this.defaultRoots());
+    const plan = planRepair(request, this.defaultRoots(), this.deps.config().allowed_roots);
     const backupPath =
       request.backup_path === undefined || request.backup_path.trim() === ''
         ? null
@@ -85,7 +85,7 @@ export class SymlinkOperations {
 
   repairAsync(request: RepairRequest): JobAck {
     // Checked now: a bad request is a 400 here, not a failed job later.
-    planRepair(request, this.defaultRoots());
+    planRepair(request, this.defaultRoots(), this.deps.config().allowed_roots);
     if (request.backup_path !== undefined && request.backup_path.trim() !== '')
       this.deps.paths.manifest(request.backup_path, 'backup_path');
     return this.deps.jobs.enqueue(
@@ -112,7 +112,11 @@ export class SymlinkOperations {
     onProgress?: (p: object) => void,
   ): Promise<BackupResult> {
     const manifestPath = this.deps.paths.manifest(request.backup_path, 'backup_path');
-    const { roots, missingRoots } = resolveRoots(request.roots, this.defaultRoots());
+    const { roots, missingRoots } = resolveRoots(
+      request.roots,
+      this.defaultRoots(),
+      this.deps.config().allowed_roots,
+    );
     return runBackup({
       manifestPath,
       roots,
@@ -127,7 +131,7 @@ export class SymlinkOperations {
 
   backupAsync(request: BackupRequest): JobAck {
     this.deps.paths.manifest(request.backup_path, 'backup_path');
-    resolveRoots(request.roots, this.defaultRoots());
+    resolveRoots(request.roots, this.defaultRoots(), this.deps.config().allowed_roots);
     return this.deps.jobs.enqueue(
       'symlink_manifest_backup',
       request.process_name?.trim() || 'symlink-manifest',

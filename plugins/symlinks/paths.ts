@@ -65,6 +65,12 @@ export class SymlinkPaths {
     if (raw.trim() === '')
       throw new BadRequestError('SYMLINK_PATH_REQUIRED', `${field} is required`, { field });
     const path = this.mapped(raw);
+    // Longer than the system takes (PATH_MAX 4096, NAME_MAX 255 bytes): refused here.
+    if (
+      Buffer.byteLength(path) >= 4096 ||
+      path.split('/').some((part) => Buffer.byteLength(part) > 255)
+    )
+      throw new BadRequestError('SYMLINK_PATH_INVALID', `${field} is too long`, { field });
     const real = realOrNearest(path);
     const bases = [this.dataDir, ...this.allowedDirs()].map((base) => realOrNearest(resolve(base)));
     if (!bases.some((base) => inside(base, real)))

@@ -5,7 +5,7 @@
  * field.
  */
 import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { BadRequestError } from '../../sdk/index.js';
 import { PRESETS, presetRules, type RewriteRule } from './presets.js';
 
@@ -55,6 +55,7 @@ export function normalizePrefix(value: string): string {
 export function resolveRoots(
   explicit: readonly string[] | undefined,
   defaults: readonly string[],
+  allowed: readonly string[] = [],
   field = 'roots',
 ): { roots: string[]; missingRoots: string[] } {
   const given = (explicit ?? []).map((root) => root.trim()).filter((root) => root !== '');
@@ -66,6 +67,7 @@ export function resolveRoots(
           `${field}[${index}] must be an absolute path of an existing directory`,
           { field: `${field}[${index}]` },
         );
+      checkAllowed(root, allowed, `${field}[${index}]`);
     });
     return { roots: [...new Set(given.map((root) => resolve(root)))], missingRoots: [] };
   }
@@ -76,8 +78,27 @@ export function resolveRoots(
   };
 }
 
+/** Refuse a root outside `stackd.symlinks.allowed_roots` (when that list is set). */
+export function checkAllowed(path: string, allowed: readonly string[], field: string): void {
+  if (allowed.length === 0) return;
+  const inside = allowed.some((base) => {
+    const offset = relative(resolve(base), resolve(path));
+    return offset === '' || (!offset.startsWith('..') && !isAbsolute(offset));
+  });
+  if (!inside)
+    throw new BadRequestError(
+      'SYMLINK_ROOT_NOT_ALLOWED',
+      `${field} is outside stackd.symlinks.allowed_roots`,
+      { field },
+    );
+}
+
 /** Check and resolve a repair request. */
-export function planRepair(request: RepairRequest, defaultRoots: readonly string[]): RepairPlan {
+export function planRepair(
+  request: RepairRequest,
+  defaultRoots: readonly string[],
+  allowed: readonly string[] = [],
+): RepairPlan {
   const { rules: presetList, unknown } = presetRules(request.presets ?? []);
   if (unknown.length > 0)
     throw new BadRequestError(
@@ -122,6 +143,8 @@ export function planRepair(request: RepairRequest, defaultRoots: readonly string
     }
   });
   const { roots, missingRoots } =
-    rules.length > 0 ? resolveRoots(request.roots, defaultRoots) : { roots: [], missingRoots: [] };
+    rules.length > 0
+      ? resolveRoots(request.roots, defaultRoots, allowed)
+      : { roots: [], missingRoots: [] };
   return { rules, migrations, roots, missingRoots };
 }

@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     );
     console.log(describeReport(report));
     if (report.findings.length > 0) console.log(unhandledErrors(host.output()));
+    if (report.findings.some((finding) => finding.what === 'connection failed'))
+      console.log(host.output().split('\n').slice(-30).join('\n'));
     failed = report.findings.length > 0 || !report.healthyAfter;
   } finally {
     await host.stop();

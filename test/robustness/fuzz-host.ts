@@ -3,6 +3,9 @@
  * with an administrator, and a stack of fixture processes that are idle, spawn grandchildren,
  * ignore SIGTERM, crash-loop, or fail to start.
  */
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from '../helpers/http.js';
 import { program } from '../plugins/supervisor/support/processes.js';
 import {
@@ -22,11 +25,24 @@ const node = (name: string, args: readonly string[] = []): string[] => [
   ...args,
 ];
 
+/**
+ * A small symlink tree in a temp dir: the only place the symlinks plugin may touch during a
+ * fuzz run (a hostile rule with roots ["/"] and dry_run false would rewrite the machine's links).
+ */
+function symlinkSandbox(): string {
+  const root = mkdtempSync(join(tmpdir(), 'stackd-fuzz-links-'));
+  mkdirSync(join(root, 'library'));
+  symlinkSync('/nowhere/a.mkv', join(root, 'library', 'a.mkv'));
+  return root;
+}
+
 /** The configuration document, with `tag` on every command line (to find its processes). */
 export function fuzzConfig(tag: string): Record<string, unknown> {
+  const sandbox = symlinkSandbox();
   return {
     stackd: {
       api_service: { enabled: true, process_name: 'stackd API', log_level: 'WARNING' },
+      symlinks: { allowed_roots: [sandbox], default_roots: [join(sandbox, 'library')] },
       supervisor: { start_check_ms: 300, shutdown_budget_sec: 5 },
       auth: { scrypt_cost_log2: 14 },
     },

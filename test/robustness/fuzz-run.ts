@@ -56,6 +56,18 @@ function fuzzable(operation: Operation): boolean {
 function classify(planned: PlannedRequest, outcome: RawOutcome): Finding | null {
   if (outcome.kind === 'hang')
     return { what: 'no answer', request: planned.label, kind: planned.kind, detail: 'timed out' };
+  if (outcome.kind === 'connection-error') {
+    // A connection reset while a too-large body is refused is fine; anything else (refused:
+    // the host is gone) is a finding.
+    const bodyTooLarge = planned.kind === 'oversized' || planned.kind === 'huge-string';
+    if (bodyTooLarge && /ECONNRESET|EPIPE/.test(outcome.reason)) return null;
+    return {
+      what: 'connection failed',
+      request: planned.label,
+      kind: planned.kind,
+      detail: outcome.reason,
+    };
+  }
   if (outcome.kind !== 'answer') return null;
   const internal = outcome.body.includes('"INTERNAL_ERROR"');
   if (outcome.status < 500 && !internal) return null;

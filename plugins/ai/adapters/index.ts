@@ -35,7 +35,9 @@ const ADAPTERS: Readonly<Record<string, ProviderAdapter>> = {
 
 /** The adapter for a provider string, or a 422 naming `provider`. */
 export function adapterFor(provider: string): ProviderAdapter {
-  const adapter = ADAPTERS[provider.trim().toLowerCase()];
+  const key = provider.trim().toLowerCase();
+  // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
+  const adapter = Object.hasOwn(ADAPTERS, key) ? ADAPTERS[key] : undefined;
   if (adapter === undefined)
     throw new InputError('AI_PROVIDER_UNKNOWN', `Unknown AI provider: ${provider}`, {
       field: 'provider',

@@ -127,3 +127,21 @@ test('refusals: no rule 400, unknown preset 400, a root that is not a directory 
   t.is(outside.body.field, 'backup_path');
   t.false(outside.text.includes('/etc/evil.json'), 'the outside path is not echoed');
 });
+
+test('allowed_roots confines what a repair may touch', async (t) => {
+  const tree = linkTree();
+  const confined = await startSymlinkHost([tree.links], {
+    stackd: { symlinks: { allowed_roots: [tree.links] } },
+  });
+  t.teardown(() => confined.stop());
+  const outside = await request(confined.url, '/process/symlink-repair', {
+    body: { presets: ['decypharr_beta_consolidated'], roots: [tree.oldRoot] },
+  });
+  t.is(outside.status, 400);
+  t.is(outside.body.code, 'SYMLINK_ROOT_NOT_ALLOWED');
+  t.is(outside.body.field, 'roots[0]');
+  const inside = await request(confined.url, '/process/symlink-repair', {
+    body: { presets: ['decypharr_beta_consolidated'], roots: [join(tree.links, 'movies')] },
+  });
+  t.is(inside.status, 200, inside.text);
+});

@@ -1,6 +1,6 @@
 /** Leftovers of a crashed host: found by group record or launch marker; bystanders left alone. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -57,7 +57,17 @@ test('a marked process with no record (the crash beat the write) is reaped at op
       /* gone */
     }
   });
-  await eventually(() => isAlive(orphan.pid as number), { what: 'the orphan running' });
+  // Until exec, a forked child still shows the parent's environment: wait for `sleep` itself.
+  await eventually(
+    () => {
+      try {
+        return readFileSync(`/proc/${orphan.pid}/cmdline`, 'utf8').startsWith('sleep');
+      } catch {
+        return false;
+      }
+    },
+    { what: 'the orphan running sleep' },
+  );
   const next = new LaunchBook(storage, memoryLogger());
   t.deepEqual(await next.reaped(), [`pid ${orphan.pid}`]);
   await eventually(() => !isAlive(orphan.pid as number), { what: 'the orphan gone' });

@@ -4,4 +4,5 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> =
   supervisor: () => import('../plugins/supervisor/index.js'),
   graph: () => import('../plugins/graph/index.js'),
   metrics: () => import('../plugins/metrics/index.js'),
+  notifications: () => import('../plugins/notifications/index.js'),
 };

@@ -5,6 +5,7 @@
 import { definePlugin } from '../../sdk/index.js';
 import { NotificationsConfig } from './config.js';
 import { eventsRoute } from './routes/events.js';
+import { getConfigRoute } from './routes/get-config.js';
 
 export default definePlugin({
   name: 'notifications',
@@ -14,5 +15,6 @@ export default definePlugin({
   config: NotificationsConfig,
   register(ctx) {
     ctx.route(eventsRoute());
+    ctx.route(getConfigRoute(() => ctx.stack.read()));
   },
 });

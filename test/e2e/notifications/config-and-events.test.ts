@@ -13,7 +13,23 @@ let host: RunningHostProcess;
 test.before(async () => {
   host = await startHost({
     plugins: [builtinPlugin('notifications')],
-    config: { stackd: { notifications: { enabled: true, max_attempts: 3 } } },
+    config: {
+      stackd: {
+        notifications: {
+          enabled: true,
+          max_attempts: 3,
+          destinations: [
+            {
+              id: 'hook',
+              kind: 'discord',
+              url: 'https://discord.example/api/webhooks/1/secret-token',
+              headers: { Authorization: 'Bearer secret-token' },
+            },
+            { id: 'empty', enabled: false },
+          ],
+        },
+      },
+    },
   });
 });
 
@@ -37,4 +53,31 @@ test('the /api alias serves the same events', async (t) => {
   const response = await request<{ severities: string[] }>(host.url, '/api/notifications/events');
   t.is(response.status, 200);
   t.deepEqual(response.body.severities, [...NOTABLE_SEVERITIES]);
+});
+
+test('config hides destination url and headers behind booleans', async (t) => {
+  const response = await request<Record<string, unknown>>(host.url, '/notifications/config');
+  t.is(response.status, 200);
+  t.is(response.body.enabled, true);
+  t.is(response.body.max_attempts, 3);
+  t.is(response.body.retry_base_sec, 10);
+  t.deepEqual(response.body.destinations, [
+    {
+      id: 'hook',
+      kind: 'discord',
+      enabled: true,
+      url_configured: true,
+      headers_configured: true,
+      service_names: [],
+    },
+    {
+      id: 'empty',
+      kind: 'webhook',
+      enabled: false,
+      url_configured: false,
+      headers_configured: false,
+      service_names: [],
+    },
+  ]);
+  t.false(JSON.stringify(response.body).includes('secret-token'));
 });

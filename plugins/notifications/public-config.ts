@@ -2,7 +2,6 @@
 import { isJsonRecord, type JsonRecord } from '../../sdk/index.js';
 
 const DEFAULTS = {
-  enabled: false,
   monitor_interval_sec: 30,
   history_retention_days: 30,
   max_attempts: 5,
@@ -39,7 +38,7 @@ export function publicConfig(document: Readonly<JsonRecord>) {
   const host = document.stackd;
   const slice = isJsonRecord(host) && isJsonRecord(host.notifications) ? host.notifications : {};
   const number = (key: keyof typeof DEFAULTS) =>
-    typeof slice[key] === 'number' ? (slice[key] as number) : (DEFAULTS[key] as number);
+    typeof slice[key] === 'number' ? slice[key] : DEFAULTS[key];
   return {
     enabled: slice.enabled === true,
     monitor_interval_sec: number('monitor_interval_sec'),

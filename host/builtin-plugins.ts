@@ -8,4 +8,5 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> =
   sync: () => import('../plugins/sync/index.js'),
   ai: () => import('../plugins/ai/index.js'),
   symlinks: () => import('../plugins/symlinks/index.js'),
+  notifications: () => import('../plugins/notifications/index.js'),
 };

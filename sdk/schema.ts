@@ -94,3 +94,8 @@ export function checkValue(schema: TSchema, value: unknown, limit = 20): SchemaF
   }
   return failures;
 }
+
+/** A copy of `value` with the schema's defaults filled in (objects and arrays, nested). */
+export function withDefaults<T extends TSchema>(schema: T, value: unknown): unknown {
+  return Value.Default(schema, structuredClone(value));
+}

@@ -48,9 +48,12 @@ export default definePlugin({
       collect: () => collector.collect(),
     });
     ctx.provide(metricsFeedRef, feed);
-    ctx.capability('metrics_history_storage', () => feed.historyActive);
-    ctx.capability('metrics_filesystem_selection', true);
-    ctx.capability('metrics_network_interface_selection', true);
+    // DECISIONS #27: a flag promises its routes. The dashboard calls /metrics/filesystems,
+    // /metrics/network-interfaces and /metrics/history/storage when these are true; stackd does
+    // not serve those yet, so they stay false (declared, for when it does).
+    ctx.capability('metrics_history_storage', false);
+    ctx.capability('metrics_filesystem_selection', false);
+    ctx.capability('metrics_network_interface_selection', false);
     ctx.route(latestMetricsRoute(feed));
     ctx.route(metricsHistoryRoute(feed));
     ctx.route(metricsSeriesRoute(feed));

@@ -33,6 +33,7 @@ import {
   stopServiceRoute,
 } from './routes/control-routes.js';
 import { logsRoute, type LogRouteDeps } from './routes/log-routes.js';
+import { updateNoticesRoute } from './routes/update-notices.js';
 import {
   processDetailRoute,
   processListRoute,
@@ -116,6 +117,7 @@ export default definePlugin({
       }),
     );
     ctx.route(serviceStatusRoute(supervisor));
+    ctx.route(updateNoticesRoute());
     ctx.route(startServiceRoute(supervisor, control));
     ctx.route(restartServiceRoute(supervisor, control));
     ctx.route(stopServiceRoute(supervisor, control));

@@ -159,9 +159,10 @@ test('422 on bad query values, naming the field', async (t) => {
   }
 });
 
-test('capabilities advertise history storage', async (t) => {
+test('the metrics selection and history-storage flags stay false until their routes exist', async (t) => {
   const response = await request(host.url, '/process/capabilities');
   t.is(response.status, 200);
-  t.true(response.body.metrics_history_storage);
-  t.true(response.body.metrics_filesystem_selection);
+  // False until their dashboard routes exist (DECISIONS #27).
+  t.false(response.body.metrics_history_storage);
+  t.false(response.body.metrics_filesystem_selection);
 });

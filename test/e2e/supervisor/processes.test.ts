@@ -120,3 +120,11 @@ test('the API entry: start and restart answer running, stop is refused', async (
   t.is(stop.status, 400);
   t.is(stop.body.code, 'PROCESS_SELF_STOP');
 });
+
+test('update notices are "none" in the shape the DUMB dashboard reads', async (t) => {
+  const host = await startSupervisor({});
+  t.teardown(() => host.stop());
+  const notices = await request(host.url, '/api/process/update-notices?scope=project');
+  t.is(notices.status, 200);
+  t.deepEqual(notices.body, { scope: 'project', available: [], info: [], applied: [] });
+});

@@ -59,7 +59,7 @@ export async function streamsBench(
     let measureFrom = Number.POSITIVE_INFINITY;
     let lastSeq = 0;
     const latencies: number[] = [];
-    const url = `${host.url.replace('http', 'ws')}/ws/logs?process_name=${encodeURIComponent(PROCESS_NAME)}`;
+    const url = `${host.url.replace('http', 'ws')}/ws/logs?format=json&process_name=${encodeURIComponent(PROCESS_NAME)}`;
     const open = (): Promise<WebSocket> =>
       new Promise((resolve, reject) => {
         const socket = new WebSocket(url);

@@ -82,6 +82,14 @@ export const LogStreamQuery = Type.Object({
   process_name: Type.Optional(
     Type.String({ minLength: 1, description: 'Only this process; all processes when absent.' }),
   ),
+  format: Type.Optional(
+    Type.Union([Type.Literal('text'), Type.Literal('json')], {
+      description:
+        'text (default, what the DUMB dashboard parses): plain text frames of lines ' +
+        '`<ISO time> - INFO - <process name> subprocess: <line>`; json: one ' +
+        '`{type: "logs", process_name, lines}` object per read batch.',
+    }),
+  ),
 });
 
 /** One /ws/logs frame: the lines of one read batch of one process. */
@@ -93,5 +101,11 @@ export const LogStreamMessage = Type.Object(
   },
   { title: 'LogStreamFrame' },
 );
+/** A /ws/logs frame in either format. */
+export const LogStreamFrame = Type.Union([
+  LogStreamMessage,
+  Type.String({ description: 'text format: one line per log line, newline-separated' }),
+]);
+
 /** Type of {@link LogStreamMessage}. */
 export type LogStreamMessage = Static<typeof LogStreamMessage>;

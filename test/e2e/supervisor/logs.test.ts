@@ -145,9 +145,10 @@ test('GET /logs errors and the earlier-generation line list', async (t) => {
 
 test('/ws/logs: one frame per batch, filtered by process, secrets redacted', async (t) => {
   await withHost(async (host) => {
-    const chatterOnly = await openSocket(host.url, '/ws/logs?process_name=Chatter');
-    const everything = await openSocket(host.url, '/ws/logs');
-    const quietOnly = await openSocket(host.url, '/ws/logs?process_name=quiet');
+    const chatterOnly = await openSocket(host.url, '/ws/logs?process_name=Chatter&format=json');
+    const everything = await openSocket(host.url, '/ws/logs?format=json');
+    const quietOnly = await openSocket(host.url, '/ws/logs?process_name=quiet&format=json');
+    const dumb = await openSocket(host.url, '/ws/logs');
 
     await say(host, 'Chatter', `batch line token=${PLANTED_SECRET}`, 3);
     const frame = JSON.parse(await chatterOnly.next((message) => message.includes('batch line')));
@@ -161,6 +162,15 @@ test('/ws/logs: one frame per batch, filtered by process, secrets redacted', asy
       ],
     });
     await everything.next((message) => message.includes('batch line'));
+    // The default is DUMB's text format: lines its dashboard parses as time, level, process.
+    const text = await dumb.next((message) => message.includes('batch line'));
+    const lines = text.split('\n');
+    t.is(lines.length, 3);
+    for (const line of lines)
+      t.regex(
+        line,
+        /^\d{4}-\d\d-\d\dT[\d:.]+Z - INFO - Chatter subprocess: batch line token=\[REDACTED\]$/,
+      );
 
     // Quiet's frame comes after Chatter's; by then the Quiet-only socket must not have Chatter's.
     await say(host, 'Quiet', 'quiet line');
@@ -169,11 +179,11 @@ test('/ws/logs: one frame per batch, filtered by process, secrets redacted', asy
     );
     t.is(quietFrame.process_name, 'Quiet');
     t.false(quietOnly.messages.some((message) => message.includes('batch line')));
-    for (const socket of [chatterOnly, everything, quietOnly])
+    for (const socket of [chatterOnly, everything, quietOnly, dumb])
       t.false(socket.messages.some((message) => message.includes(PLANTED_SECRET)));
 
     chatterOnly.socket.send('ping');
     t.is(await chatterOnly.next((message) => message === 'pong'), 'pong');
-    for (const socket of [chatterOnly, everything, quietOnly]) socket.close();
+    for (const socket of [chatterOnly, everything, quietOnly, dumb]) socket.close();
   });
 });

@@ -25,6 +25,8 @@ export interface HostInfo {
    * signal aborts {@link STOP_NOTICE_MS} before it runs out: time to SIGKILL what is left.
    */
   readonly stopBudgetMs: number;
+  /** The host's own log file (`<data-dir>/logs/stackd.log`, DUMB's line format). */
+  readonly logFile: string;
 }
 
 /** How long before the end of the stop budget a stop hook's signal aborts. */

@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { chmodSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { authenticatorRef } from '../../sdk/contracts/authenticator.js';
 import type { HostInfo } from '../../sdk/context.js';
@@ -39,6 +39,7 @@ import { PluginScope } from '../plugins/plugin-scope.js';
 import { HostEventBus } from '../runtime/event-bus.js';
 import { HealthRegistry } from '../runtime/health-registry.js';
 import { StorageStatus } from '../storage/storage-status.js';
+import { HostLogFile } from '../logging/host-log-file.js';
 import { removeStaleTempFiles, removeStaleTempsOf } from '../storage/stale-temp.js';
 import { ServiceRegistry } from '../runtime/service-registry.js';
 import { PluginTasks } from '../runtime/task-runner.js';
@@ -82,6 +83,7 @@ export class HostRuntime implements RunningHost {
   private timeouts: HostOptions['timeouts'];
   private addresses = new ClientAddresses([]);
   private storageStatus: StorageStatus | undefined;
+  private hostLog: HostLogFile | undefined;
 
   constructor(private readonly options: HostOptions) {
     this.sink = new LogSink('info', options.logWrite);
@@ -113,6 +115,7 @@ export class HostRuntime implements RunningHost {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // Private whatever made it (DECISIONS #26): it holds the JWT secret, users and logs.
     chmodSync(dataDir, 0o700);
+    this.hostLog = new HostLogFile(join(dataDir, 'logs', 'stackd.log'), this.sink);
     if (this.nativeUws) this.logger.info('uWebSockets.js: native binary loaded');
     else
       this.logger.warn(
@@ -186,6 +189,7 @@ export class HostRuntime implements RunningHost {
       version: this.options.version,
       baseUrl: () => this.baseUrl,
       stopBudgetMs: this.timeouts.stopMs,
+      logFile: join(dataDir, 'logs', 'stackd.log'),
     };
     const c = this.container;
     c.register(HOST_INFO, { useValue: info });
@@ -318,5 +322,6 @@ export class HostRuntime implements RunningHost {
       entry.storage.closeAll();
     }
     this.server?.closeAll();
+    this.hostLog?.close();
   }
 }

@@ -44,6 +44,11 @@ export class LogSink {
     this.threshold = level;
   }
 
+  /** Whether records of `level` are written (the threshold). */
+  writes(level: LogLevel): boolean {
+    return LEVEL_RANK[level] >= LEVEL_RANK[this.threshold];
+  }
+
   subscribe(listener: (record: LogRecord) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -94,6 +99,12 @@ export class LogSink {
 function formatRecord(record: LogRecord): string {
   const extra = record.fields === undefined ? '' : ` ${safeJson(record.fields)}`;
   return `${record.time} ${record.level.toUpperCase().padEnd(5)} [${record.scope}] ${record.message}${extra}\n`;
+}
+
+/** The same record as a line in DUMB's log format (`<time> - <LEVEL> - <message>`). */
+export function formatDumbLine(record: LogRecord): string {
+  const extra = record.fields === undefined ? '' : ` ${safeJson(record.fields)}`;
+  return `${record.time} - ${record.level.toUpperCase()} - [${record.scope}] ${record.message}${extra}\n`;
 }
 
 function safeJson(value: unknown): string {

@@ -95,10 +95,13 @@ export default definePlugin({
     const logs: LogRouteDeps = {
       bus,
       resolveLogFile: (name) => {
+        // The DUMB dashboard asks for its backend's own log under the project name.
+        if (/^(dmb|dumb)$/i.test(name.trim()))
+          return { processName: name.trim(), file: ctx.host.logFile };
         const entry = supervisor.entry(name);
-        return entry === undefined
-          ? undefined
-          : { processName: entry.process_name, file: supervisor.logFile(entry.process_name) };
+        if (entry === undefined) return undefined;
+        const file = entry.self ? ctx.host.logFile : supervisor.logFile(entry.process_name);
+        return { processName: entry.process_name, file };
       },
     };
     const configDeps = {

@@ -4,6 +4,7 @@ import test from 'ava';
 import { eventually } from '../../helpers/eventually.js';
 import { openSocket, request } from '../../helpers/http.js';
 import { startHost, type RunningHostProcess } from '../../helpers/start-host.js';
+import { startSupervisor } from './support.js';
 import {
   PARTS_PLUGIN,
   PLANTED_SECRET,
@@ -186,4 +187,21 @@ test('/ws/logs: one frame per batch, filtered by process, secrets redacted', asy
     t.is(await chatterOnly.next((message) => message === 'pong'), 'pong');
     for (const socket of [chatterOnly, everything, quietOnly, dumb]) socket.close();
   });
+});
+
+test("the host's own log: under the API's name and the dashboard's project name, DUMB's line format", async (t) => {
+  const host = await startSupervisor({});
+  t.teardown(() => host.stop());
+  for (const name of ['DMB', 'stackd API']) {
+    const answer = await request<{ chunk: string; process_name: string }>(
+      host.url,
+      `/api/logs?process_name=${encodeURIComponent(name)}`,
+    );
+    t.is(answer.status, 200, name);
+    t.regex(
+      answer.body.chunk,
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z - INFO - \[core\] configuration: /m,
+      name,
+    );
+  }
 });

@@ -117,18 +117,30 @@ export class GraphService implements DependencyGraphService {
   }
 
   /** The full graph response of a process, or undefined when no process matches. */
+  /** Live status by process name (what the DUMB dashboard colours its graph with). */
+  statuses(): Record<string, string> {
+    const supervisor = this.options.supervisor();
+    if (supervisor === undefined) return {};
+    return Object.fromEntries(
+      supervisor.states().map((state) => [state.process_name, state.status]),
+    );
+  }
+
   view(processName: string, scope: GraphScope): DependencyGraphResponse | undefined {
     const snapshot = this.current();
     const target = this.find(processName);
     if (target === undefined) return undefined;
-    return buildProcessView(snapshot.graph, target, {
-      scope,
-      stateOf: stateFunction(this.options.supervisor()),
-      cycles: snapshot.cycles
-        .filter((cycle) => cycle.includes(target.index))
-        .map((cycle) => this.names(cycle)),
-      now: this.now(),
-    });
+    return {
+      ...buildProcessView(snapshot.graph, target, {
+        scope,
+        stateOf: stateFunction(this.options.supervisor()),
+        cycles: snapshot.cycles
+          .filter((cycle) => cycle.includes(target.index))
+          .map((cycle) => this.names(cycle)),
+        now: this.now(),
+      }),
+      statuses: this.statuses(),
+    };
   }
 
   parallelGroups(processName: string, scope: GraphScope): ParallelGroup[] {

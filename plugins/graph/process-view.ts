@@ -178,7 +178,7 @@ export function buildProcessView(
   graph: StackGraph,
   target: GraphEntry,
   options: ViewOptions,
-): DependencyGraphResponse {
+): Omit<DependencyGraphResponse, 'statuses'> {
   const { scope, stateOf } = options;
   const outgoing = linkedRows(graph, dependenciesWithSiblings(graph, target), scope, stateOf);
   const incoming = linkedRows(graph, dependentsWithSiblings(graph, target), scope, stateOf);

@@ -135,6 +135,10 @@ export const DependencyGraphResponse = Type.Object({
     description: 'Startup dependency cycles this process is part of (members start unordered)',
   }),
   dependency_truth_table: TruthTableSchema,
+  statuses: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Live status of every process by name (running, stopped, …); empty without the supervisor',
+  }),
   updated_at: Type.String({ description: 'ISO 8601 UTC, seconds' }),
 });
 export type DependencyGraphResponse = Static<typeof DependencyGraphResponse>;

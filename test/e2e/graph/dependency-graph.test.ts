@@ -81,6 +81,7 @@ test('the full response for a process with a hard dependency', async (t) => {
     'process_name',
     'scope',
     'startup_order',
+    'statuses',
     'updated_at',
   ]);
   t.is(body.process_name, 'Seerr Main');

@@ -37,4 +37,6 @@ test('with the graph plugin, a dependent starts only once its dependency runs', 
   const graph = await request(host.url, '/process/dependency-graph?process_name=Web');
   t.is(detail.status, 200);
   t.deepEqual(detail.body.parallel_groups, graph.body.parallel_groups);
+  // Live statuses by name: what the DUMB dashboard colours its graph with.
+  t.like(graph.body.statuses, { Web: 'running' });
 });

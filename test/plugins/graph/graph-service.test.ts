@@ -48,14 +48,23 @@ test('an unknown process has no view and no parallel groups', (t) => {
 });
 
 function supervisorWith(states: Record<string, ProcessState['status']>): ProcessSupervisor {
-  // Only state() matters to the graph; the rest of the contract is not called.
+  // Only state() and states() matter to the graph; the rest of the contract is not called.
   const unused = (): never => {
     throw new Error('not used by the graph');
   };
   return {
     list: unused,
     find: unused,
-    states: unused,
+    states: () =>
+      Object.entries(states).map(([name, status]) => ({
+        process_name: name,
+        status,
+        pid: null,
+        exit_code: null,
+        restarts: 0,
+        started_at: null,
+        reason: null,
+      })),
     pidTree: unused,
     logFile: unused,
     start: unused,

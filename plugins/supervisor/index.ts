@@ -7,6 +7,7 @@
 import {
   definePlugin,
   dependencyGraphRef,
+  notableEvent,
   processStateChanged,
   processSupervisorRef,
   type JsonRecord,
@@ -145,7 +146,30 @@ export default definePlugin({
       // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
       await launches.open();
       // In the background: the host listens at once while waits and start checks run.
-      void ctx.tasks.run('boot start', () => supervisor.startEnabled(graph, boot.signal));
+      void ctx.tasks.run('boot start', async () => {
+        const { started, failed } = await supervisor.startEnabled(graph, boot.signal);
+        if (boot.signal.aborted || started.length + failed.length === 0) return;
+        // For people: the stack is up, or some of it is not (notifications routes these).
+        ctx.events.emit(
+          notableEvent,
+          failed.length === 0
+            ? {
+                event_type: 'stackd.startup.ready',
+                severity: 'success',
+                title: 'stackd started every enabled process',
+                body: `${started.length} process(es) running.`,
+                source: 'supervisor',
+              }
+            : {
+                event_type: 'stackd.startup.degraded',
+                severity: 'critical',
+                title: 'stackd started with failed processes',
+                body: `Failed to start: ${failed.join(', ')}.`,
+                source: 'supervisor',
+                details: { failed: failed.join(', ') },
+              },
+        );
+      });
     });
     ctx.onStop(async (signal) => {
       boot.abort();

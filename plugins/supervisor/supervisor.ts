@@ -206,25 +206,32 @@ export class Supervisor {
    * Start every enabled process: with the graph, each once its hard dependencies settled;
    * without it, all in parallel. Resolves when every start settled.
    */
+  /** Start every enabled process in dependency order; resolves with the names that failed. */
   async startEnabled(
     graph: DependencyGraphService | undefined,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<{ started: string[]; failed: string[] }> {
     const names = this.entries()
       .filter((entry) => !entry.self && entry.block.enabled === true)
       .map((entry) => entry.process_name);
-    if (names.length === 0) return;
+    const failed: string[] = [];
+    if (names.length === 0) return { started: [], failed };
     const { logger } = this.options;
     this.bootDependencies = startupDependencies(graph, names, logger);
     logger.info(`starting ${names.length} enabled process(es)`);
     await runOrdered(names, {
       before: this.bootDependencies,
-      action: async (name) => (await this.runner(name).start()).failure === null,
+      action: async (name) => {
+        const ok = (await this.runner(name).start()).failure === null;
+        if (!ok) failed.push(name);
+        return ok;
+      },
       onFailedPrerequisite: (name, failed) =>
         logger.warn(`${name} starts although its dependencies did not: ${failed.join(', ')}`),
       onCycle: (path) => logger.warn(`dependency cycle ${path.join(' → ')}: edge ignored`),
       signal,
     });
+    return { started: names.filter((name) => !failed.includes(name)), failed };
   }
 
   /** Stop every process (dependents first, the rest in parallel); SIGKILL what outlives the budget. */

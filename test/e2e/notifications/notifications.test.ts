@@ -273,3 +273,29 @@ test('deliveries in flight survive a host restart and are sent once', async (t) 
     '2 refused + 1 accepted',
   );
 });
+
+test('a boot with a process that fails to start is a startup.degraded notification', async (t) => {
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  const host = await startNotificationHost(
+    {
+      broken: {
+        enabled: true,
+        process_name: 'Broken',
+        command: ['node', program('crashes'), '--code', '3'],
+        auto_restart: false,
+      },
+      fine: { enabled: true, process_name: 'Fine', command: ['node', program('long-running')] },
+    },
+    {
+      destinations: [
+        destination('ops', receiver.url, { event_types: ['stackd.startup.degraded'] }),
+      ],
+    },
+  );
+  t.teardown(() => host.stop());
+  await eventually(() => receiver.received.length === 1, { what: 'the degraded notification' });
+  const payload = JSON.parse(receiver.received[0]?.body ?? '{}');
+  t.like(payload, { event_type: 'stackd.startup.degraded', severity: 'critical' });
+  t.regex(payload.body, /Broken/);
+});

@@ -211,7 +211,12 @@ test('a CPU threshold raised by a busy process is sent once', async (t) => {
     },
   });
   t.teardown(() => host.stop());
-  // After the baseline pass, lower the threshold below what the burner makes.
+  // The monitor's first check with a snapshot is its baseline (it sends nothing for what is
+  // already active): wait for a CPU figure and two monitor periods, then lower the threshold.
+  await eventually(
+    async () => typeof (await request(host.url, '/metrics')).body?.system?.cpu_percent === 'number',
+    { what: 'a CPU figure', timeoutMs: 20_000 },
+  );
   await new Promise((resolve) => setTimeout(resolve, 2_500));
   const config = (await request(host.url, '/notifications/config')).body;
   await request(host.url, '/notifications/config', {

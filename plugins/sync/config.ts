@@ -55,6 +55,13 @@ export const SyncConfig = Type.Object({
     description: 'Seconds before a failed request is retried',
   }),
   sync_4k: Type.Boolean({ default: false, description: 'Also copy 4K requests (is4k true)' }),
+  user_mapping: Type.Union([Type.Literal('admin'), Type.Literal('email_match')], {
+    default: 'admin',
+    description:
+      "Who a copied request belongs to on a subordinate: admin (the API key's user), or " +
+      "email_match (the subordinate's user with the requester's e-mail, sent as X-API-User; " +
+      'the admin when no user matches)',
+  }),
 });
 export type SyncConfig = Static<typeof SyncConfig>;
 
@@ -91,5 +98,6 @@ export function syncConfigOf(document: Readonly<JsonRecord>): SyncConfig {
     poll_interval_seconds: written.poll_interval_seconds ?? 60,
     retry_delay_seconds: written.retry_delay_seconds ?? 300,
     sync_4k: written.sync_4k ?? false,
+    user_mapping: written.user_mapping ?? 'admin',
   };
 }

@@ -12,6 +12,11 @@ export interface CycleInput {
   readonly retryDelayMs: number;
   readonly sync4k: boolean;
   readonly now: () => number;
+  /**
+   * admin: requests are created with the API key's admin; email_match: as the subordinate's user
+   * with the same e-mail as the primary's requester (the admin when there is none).
+   */
+  readonly userMapping?: 'admin' | 'email_match';
 }
 
 export const fingerprintOf = (request: RemoteRequest) =>
@@ -38,6 +43,14 @@ export async function runCycle(state: SyncState, input: CycleInput): Promise<boo
   const listed = byFingerprint(await input.primary.listAll(), input.sync4k);
   let changed = false;
   const work = [...input.subordinates].map(async ([subId, client]) => {
+    // Fetched once per cycle, on first need; a failure falls back to the admin.
+    let users: Promise<Map<string, number>> | undefined;
+    const userFor = async (request: RemoteRequest): Promise<number | undefined> => {
+      if (input.userMapping !== 'email_match' || request.requestedByEmail === undefined)
+        return undefined;
+      users ??= client.usersByEmail().catch(() => new Map<string, number>());
+      return (await users).get(request.requestedByEmail.toLowerCase());
+    };
     for (const [fingerprint, request] of listed) {
       const tracked = (state.requests[fingerprint] ??= {
         primary_id: request.id,
@@ -53,7 +66,7 @@ export async function runCycle(state: SyncState, input: CycleInput): Promise<boo
       if (failure !== undefined && input.now() - Date.parse(failure.failed_at) < input.retryDelayMs)
         continue;
       try {
-        const created = await client.create(request);
+        const created = await client.create(request, undefined, await userFor(request));
         tracked.subordinates[subId] = {
           id: created.id,
           status: created.status,

@@ -7,6 +7,8 @@ export interface RemoteRequest {
   tmdbId: number;
   is4k: boolean;
   seasons: number[];
+  /** E-mail of the user who asked on the primary (for user mapping), when the list shows it. */
+  requestedByEmail?: string;
 }
 
 export class RemoteError extends Error {
@@ -32,6 +34,7 @@ export class RemoteClient {
     path: string,
     body?: unknown,
     signal?: AbortSignal,
+    asUser?: number,
   ): Promise<{ status: number; json: unknown }> {
     const undici = await import('undici');
     const url = new URL(this.baseUrl);
@@ -44,6 +47,8 @@ export class RemoteClient {
         headers: {
           'x-api-key': this.apiKey,
           accept: 'application/json',
+          // Overseerr/Jellyseerr act as this user instead of the key's admin.
+          ...(asUser === undefined ? {} : { 'x-api-user': String(asUser) }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? null : JSON.stringify(body),
@@ -87,10 +92,33 @@ export class RemoteClient {
     }
   }
 
-  /** Create a request; a 409 links to the existing one (found by listing). */
+  /** The users of the remote by lower-cased e-mail (for user mapping). */
+  async usersByEmail(signal?: AbortSignal): Promise<Map<string, number>> {
+    const users = new Map<string, number>();
+    const take = 100;
+    for (let skip = 0; skip < 10_000; skip += take) {
+      const { status, json } = await this.call(
+        'GET',
+        `/api/v1/user?take=${take}&skip=${skip}`,
+        undefined,
+        signal,
+      );
+      if (status !== 200) throw new RemoteError(`user list failed: HTTP ${status}`);
+      const results = (json as { results?: unknown[] } | undefined)?.results ?? [];
+      for (const user of results) {
+        const { id, email } = user as { id?: unknown; email?: unknown };
+        if (typeof id === 'number' && typeof email === 'string') users.set(email.toLowerCase(), id);
+      }
+      if (results.length < take) break;
+    }
+    return users;
+  }
+
+  /** Create a request (as `asUser` when given); a 409 links to the existing one (found by listing). */
   async create(
     request: RemoteRequest,
     signal?: AbortSignal,
+    asUser?: number,
   ): Promise<{ id: number; status: number }> {
     const body: Record<string, unknown> = {
       mediaType: request.mediaType,
@@ -99,7 +127,7 @@ export class RemoteClient {
     };
     if (request.mediaType === 'tv')
       body.seasons = request.seasons.length > 0 ? request.seasons : 'all';
-    const { status, json } = await this.call('POST', '/api/v1/request', body, signal);
+    const { status, json } = await this.call('POST', '/api/v1/request', body, signal, asUser);
     if (status === 201 || status === 200) {
       const created = parseRequest(json);
       return { id: created?.id ?? 0, status };
@@ -145,6 +173,7 @@ function parseRequest(value: unknown): RemoteRequest | undefined {
     is4k?: unknown;
     media?: { tmdbId?: unknown; mediaType?: unknown };
     seasons?: { seasonNumber?: unknown }[];
+    requestedBy?: { email?: unknown };
   };
   const mediaType = typeof item.type === 'string' ? item.type : item.media?.mediaType;
   const tmdbId = item.media?.tmdbId;
@@ -155,5 +184,13 @@ function parseRequest(value: unknown): RemoteRequest | undefined {
         .map((season) => season.seasonNumber)
         .filter((n): n is number => typeof n === 'number')
     : [];
-  return { id: item.id, mediaType, tmdbId, is4k: item.is4k === true, seasons };
+  const email = item.requestedBy?.email;
+  return {
+    id: item.id,
+    mediaType,
+    tmdbId,
+    is4k: item.is4k === true,
+    seasons,
+    ...(typeof email === 'string' && email !== '' ? { requestedByEmail: email } : {}),
+  };
 }

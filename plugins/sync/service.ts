@@ -91,6 +91,7 @@ export class SyncService {
           subordinates: this.subordinateClients,
           retryDelayMs: config.retry_delay_seconds * 1000,
           sync4k: config.sync_4k,
+          userMapping: config.user_mapping,
           now: Date.now,
         })) || changed;
       this.transition('primary', false, 'Request sync: primary poll recovered', '');

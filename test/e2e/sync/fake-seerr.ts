@@ -8,12 +8,17 @@ export interface FakeRequest {
   is4k: boolean;
   media: { tmdbId: number; mediaType: string };
   seasons: { seasonNumber: number }[];
+  requestedBy?: { id: number; email: string };
 }
 
 export interface FakeSeerr {
   readonly url: string;
   readonly requests: FakeRequest[];
   readonly creates: unknown[];
+  /** The X-API-User header of each create (undefined: the key's admin). */
+  readonly createdAs: Array<string | undefined>;
+  /** Users of this fake (GET /api/v1/user). */
+  readonly users: Array<{ id: number; email: string }>;
   /** Answer list calls with 500 while true. */
   failList: boolean;
   /** Answer create calls with 500 while true. */
@@ -29,6 +34,8 @@ export interface FakeSeerr {
 export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
   const requests: FakeRequest[] = [];
   const creates: unknown[] = [];
+  const createdAs: Array<string | undefined> = [];
+  const users: Array<{ id: number; email: string }> = [];
   let nextId = 1;
   const state = { failList: false, failCreate: false, listFailures: 0, listCalls: 0 };
   const server: Server = createServer((req, res) => {
@@ -52,7 +59,17 @@ export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
         results: requests.slice(skip, skip + take),
       });
     }
+    if (req.method === 'GET' && url.pathname === '/api/v1/user') {
+      const take = Number(url.searchParams.get('take') ?? 10);
+      const skip = Number(url.searchParams.get('skip') ?? 0);
+      return send(200, {
+        pageInfo: { results: users.length },
+        results: users.slice(skip, skip + take),
+      });
+    }
     if (req.method === 'POST' && url.pathname === '/api/v1/request') {
+      const asUser = req.headers['x-api-user'];
+      createdAs.push(typeof asUser === 'string' ? asUser : undefined);
       let text = '';
       req.on('data', (chunk: Buffer) => (text += chunk.toString()));
       req.on('end', () => {
@@ -111,6 +128,8 @@ export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
     url: `http://127.0.0.1:${port}`,
     requests,
     creates,
+    createdAs,
+    users,
     add: addRequest,
     close: () =>
       new Promise<void>((resolve) => {

@@ -80,3 +80,35 @@ test('a dead subordinate does not stop the others and is recorded as failed', as
     await Promise.all([...clients.map((client) => client.close()), primary.close(), live.close()]);
   }
 });
+
+test('email_match creates each copy as the subordinate user with the same e-mail', async (t) => {
+  const primary = await startFakeSeerr('p');
+  const sub = await startFakeSeerr('s');
+  primary.add('movie', 1).requestedBy = { id: 7, email: 'Alice@Example.com' };
+  primary.add('movie', 2).requestedBy = { id: 8, email: 'nobody@example.com' };
+  primary.add('movie', 3);
+  sub.users.push({ id: 1, email: 'admin@example.com' }, { id: 42, email: 'alice@example.com' });
+  const clients = [new RemoteClient(primary.url, 'p'), new RemoteClient(sub.url, 's')] as const;
+  try {
+    const state = emptyState();
+    await runCycle(state, {
+      primary: clients[0],
+      subordinates: new Map([['s', clients[1]]]),
+      retryDelayMs: 0,
+      sync4k: false,
+      now: Date.now,
+      userMapping: 'email_match',
+    });
+    const asUser = new Map(
+      sub.creates.map((create, index) => [
+        (create as { mediaId: number }).mediaId,
+        sub.createdAs[index],
+      ]),
+    );
+    t.is(asUser.get(1), '42', 'matched by e-mail, case-insensitively');
+    t.is(asUser.get(2), undefined, 'no match: the admin');
+    t.is(asUser.get(3), undefined, 'no requester shown: the admin');
+  } finally {
+    await Promise.all([clients[0].close(), clients[1].close(), primary.close(), sub.close()]);
+  }
+});

@@ -57,8 +57,10 @@ test('a host killed mid-sync leaves a valid state; the restart creates nothing t
   };
   await eventually(
     () =>
-      Object.keys((JSON.parse(readFileSync(statePath, 'utf8')) as typeof state).requests).length ===
-      1500,
+      Object.keys(
+        (JSON.parse(readFileSync(statePath, 'utf8')) as { requests: Record<string, unknown> })
+          .requests,
+      ).length === 1500,
     {
       what: 'the state records every request',
       timeoutMs: 30_000,

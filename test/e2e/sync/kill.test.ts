@@ -52,9 +52,6 @@ test('a host killed mid-sync leaves a valid state; the restart creates nothing t
   });
   // A request created but not yet saved before a kill links by its 409 on the next run.
   t.is(sub.requests.length, 1500, 'no duplicate on the subordinate');
-  const state = JSON.parse(readFileSync(statePath, 'utf8')) as {
-    requests: Record<string, unknown>;
-  };
   await eventually(
     () =>
       Object.keys(

@@ -11,7 +11,9 @@ import {
   redactConfig,
   redactText,
   scrubSecrets,
+  type DependencyGraphService,
   type JsonRecord,
+  type MetricsSnapshot,
   type ProcessSupervisor,
 } from '../../sdk/index.js';
 import type { LedgerEvent } from './ledger.js';
@@ -32,11 +34,31 @@ export interface BundleSources {
   readonly supervisor: () => ProcessSupervisor | undefined;
   /** Redacted change metadata from the ledger, newest first. */
   readonly history: () => readonly LedgerEvent[];
+  /** The dependency graph, when its plugin is loaded. */
+  readonly graph?: () => DependencyGraphService | undefined;
+  /** The latest metrics snapshot, when metrics run. */
+  readonly metrics?: () => MetricsSnapshot | null;
+}
+
+// Lines of a scanned log window that tell most: errors, exceptions, fatal states.
+const FINDING = /\b(error|exception|fatal|panic|traceback|failed|denied|refused|timed? ?out)\b/i;
+const MAX_FINDINGS = 40;
+
+/** The telling lines of the whole scanned window (not only the tail sent as `logs`). */
+export function logFindings(window: string): string[] {
+  const found: string[] = [];
+  for (const line of window.split('\n')) {
+    if (!FINDING.test(line)) continue;
+    found.push(line.slice(0, 500));
+    if (found.length > MAX_FINDINGS) found.shift();
+  }
+  return found;
 }
 
 export type Bundle = Record<string, unknown>;
 
-async function tailOf(path: string, maxChars: number, maxScanMb: number): Promise<string> {
+/** The last `maxScanMb` of a log (the deep scan window). */
+async function scanWindow(path: string, maxScanMb: number): Promise<string> {
   const handle = await open(path, 'r').catch(() => undefined);
   if (handle === undefined) return '';
   try {
@@ -44,7 +66,7 @@ async function tailOf(path: string, maxChars: number, maxScanMb: number): Promis
     const scan = Math.min(size, Math.max(1, maxScanMb) * 1024 * 1024);
     const buffer = Buffer.alloc(scan);
     await handle.read(buffer, 0, scan, size - scan);
-    return buffer.toString('utf8').slice(-maxChars);
+    return buffer.toString('utf8');
   } finally {
     await handle.close();
   }
@@ -90,10 +112,27 @@ export async function processBundle(
   }
   if (options.include_logs !== false) {
     const file = supervisor?.logFile(entry.process_name) ?? null;
-    bundle.logs =
-      file === null
-        ? ''
-        : await tailOf(file, options.max_log_chars ?? 12000, options.max_log_scan_mb ?? 4);
+    const window = file === null ? '' : await scanWindow(file, options.max_log_scan_mb ?? 4);
+    bundle.logs = window.slice(-(options.max_log_chars ?? 12000));
+    // The deep scan: telling lines of the whole window, also those older than the tail.
+    bundle.log_findings = logFindings(window);
+  }
+  const graph = sources.graph?.();
+  if (graph !== undefined) {
+    try {
+      bundle.dependency_groups = graph.parallelGroups(entry.process_name, 'runtime');
+    } catch {
+      bundle.dependency_groups = [];
+    }
+  }
+  const snapshot = sources.metrics?.() ?? null;
+  if (snapshot !== null) {
+    const processes = snapshot.collectors.processes as Record<string, unknown> | undefined;
+    bundle.metrics = {
+      at: snapshot.timestamp,
+      process: processes?.[entry.process_name] ?? null,
+      system: snapshot.collectors.system ?? null,
+    };
   }
   if (options.include_change_history !== false) bundle.change_history = sources.history();
   return scrubBundle(bundle, document);

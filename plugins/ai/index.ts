@@ -1,5 +1,5 @@
 /** The AI diagnostics plugin (SPEC "AI diagnostics"). Wiring only. */
-import { definePlugin, processSupervisorRef } from '../../sdk/index.js';
+import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
 import { DiagnosisService } from './diagnosis.js';
 import { Ledger } from './ledger.js';
 import { presetsRoute } from './routes/presets.js';
@@ -17,7 +17,7 @@ export default definePlugin({
   version: '0.1.0',
   apiVersion: 1,
   dependsOn: [],
-  optionalDependsOn: ['supervisor'],
+  optionalDependsOn: ['supervisor', 'graph', 'metrics'],
   capabilities: ['ai_provider_profiles'],
   register(ctx) {
     const settings = new SettingsStore(ctx.storage);
@@ -26,6 +26,8 @@ export default definePlugin({
       document: () => ctx.stack.read(),
       supervisor: () => ctx.optional(processSupervisorRef),
       history: () => ledger?.recent() ?? [],
+      graph: () => ctx.optional(dependencyGraphRef),
+      metrics: () => ctx.metricsFeed.latest(),
     });
     ctx.route(getSettingsRoute(settings));
     ctx.route(putSettingsRoute(settings));

@@ -14,6 +14,7 @@ import {
   readServiceConfig,
   writeServiceConfig,
 } from '../service-config/service-config-file.js';
+import { structureToText } from '../service-config/format-writer.js';
 
 const Format = StringEnum(['json', 'yaml', 'conf', 'python', 'xml'] as const);
 
@@ -21,7 +22,15 @@ const ServiceConfigBody = Type.Object(
   {
     service_name: Type.String({ minLength: 1, description: 'process_name (or config key).' }),
     updates: Type.Optional(
-      Type.String({ description: 'The whole new file content; omit (or empty) to read.' }),
+      Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())], {
+        description:
+          'The whole new file content as text, or the edited structure (as the read answer ' +
+          "gives it in `config`; written back in the file's format — not for Python); omit " +
+          '(or empty) to read.',
+      }),
+    ),
+    config_format: Type.Optional(
+      Type.String({ description: 'Ignored: the format comes from the catalog or the extension.' }),
     ),
   },
   { additionalProperties: false },
@@ -97,7 +106,11 @@ export const serviceConfigRoute = (deps: ServiceConfigRouteDeps) =>
       };
       if (body.updates === undefined || body.updates === '')
         return { ...about, ...(await readServiceConfig(target)) };
-      const backup = await writeServiceConfig(target, body.updates);
+      const text =
+        typeof body.updates === 'string'
+          ? body.updates
+          : await structureToText(target.format, body.updates);
+      const backup = await writeServiceConfig(target, text);
       deps.logger.info(`config file of ${entry.process_name} replaced (${target.path})`);
       return { status: 'Config updated successfully' as const, ...about, backup_path: backup };
     },

@@ -117,3 +117,36 @@ test('invalid content is rejected naming the line, and the file is unchanged', a
   });
   t.like(missing, { status: 404, body: { code: 'SERVICE_CONFIG_FILE_NOT_FOUND' } });
 });
+
+test('the edited structure (as the DUMB dashboard sends it) is written back in the file format', async (t) => {
+  const host = await startWithTestCatalog(blocks());
+  t.teardown(() => host.stop());
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(host.dataDir, 'files'));
+  for (const [file, before] of Object.values(FILES))
+    writeFileSync(join(host.dataDir, 'files', file), before);
+  for (const format of ['json', 'yaml', 'conf', 'xml'] as const) {
+    const name = `Svc ${format}`;
+    const read = await request(host.url, '/config/service-config', {
+      body: { service_name: name },
+    });
+    t.is(read.status, 200, read.text);
+    const edited = structuredClone(read.body.config) as Record<string, unknown>;
+    if (format === 'conf') (edited.remote as Record<string, string>).url = 'http://edited';
+    else if (format === 'xml') (edited.Config as Record<string, unknown>).Port = 9;
+    else edited.a = 42;
+    const written = await request(host.url, '/config/service-config', {
+      body: { service_name: name, updates: edited, config_format: format },
+    });
+    t.is(written.status, 200, `${format}: ${written.text}`);
+    const again = await request(host.url, '/config/service-config', {
+      body: { service_name: name },
+    });
+    t.deepEqual(again.body.config, edited, format);
+  }
+  const python = await request(host.url, '/config/service-config', {
+    body: { service_name: 'Svc python', updates: { A: 1 }, config_format: 'python' },
+  });
+  t.is(python.status, 422);
+  t.is(python.body.field, 'updates');
+});

@@ -46,7 +46,7 @@ export async function structureToText(
         ignoreAttributes: false,
         attributeNamePrefix: '@',
         format: true,
-      }).build(value) as string;
+      }).build(value);
     }
     case 'conf':
       if (!isRecord(value))

@@ -84,6 +84,18 @@ export function statusBody(state: ProcessState): ServiceStatusBody {
   };
 }
 
+/** The health fields the DUMB dashboard reads with `include_health=true`. */
+export function healthFields(state: ProcessState) {
+  const troubled = state.status === 'crashed' || state.status === 'backoff';
+  const health = state.status === 'running' ? 'healthy' : troubled ? 'unhealthy' : 'stopped';
+  return {
+    healthy: health === 'healthy',
+    health_status: health,
+    health_reason: troubled ? state.reason : null,
+    health_details: { status: state.status, restarts: state.restarts, exit_code: state.exit_code },
+  };
+}
+
 /** A /ws/status frame from the live states. */
 export function statusFrame(states: readonly ProcessState[], now = Date.now()): StatusFrame {
   return {

@@ -70,7 +70,12 @@ export const ProcessDetailBody = Type.Object({
   status: ProcessStatusSchema,
 });
 
-export const ServiceStatusQuery = Type.Object({ process_name: ProcessName });
+export const ServiceStatusQuery = Type.Object({
+  process_name: ProcessName,
+  include_health: Type.Optional(
+    Type.Boolean({ description: 'Add healthy, health_status, health_reason and health_details.' }),
+  ),
+});
 
 /** GET /process/service-status (DECISIONS #11). */
 export const ServiceStatusBody = Type.Object({
@@ -83,6 +88,16 @@ export const ServiceStatusBody = Type.Object({
   reason: Type.Optional(
     Type.String({ description: 'Why it is in this state (a wait, a failure).' }),
   ),
+  healthy: Type.Optional(
+    Type.Boolean({ description: 'With include_health: running and not in trouble' }),
+  ),
+  health_status: Type.Optional(
+    Type.String({
+      description: 'With include_health: healthy, unhealthy (crashed, backoff) or stopped',
+    }),
+  ),
+  health_reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  health_details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 /** Type of {@link ServiceStatusBody}. */
 export type ServiceStatusBody = Static<typeof ServiceStatusBody>;

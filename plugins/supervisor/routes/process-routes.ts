@@ -5,7 +5,7 @@ import {
   type Logger,
   type ParallelGroup,
 } from '../../../sdk/index.js';
-import { blockView, repoUrlOf, statusBody, versionOf } from '../process-view.js';
+import { blockView, healthFields, repoUrlOf, statusBody, versionOf } from '../process-view.js';
 import {
   ProcessDetailBody,
   ProcessDetailQuery,
@@ -77,7 +77,11 @@ export function serviceStatusRoute(supervisor: Supervisor) {
     description: 'Unknown process → 404 (DECISIONS #12; the reference answered "stopped").',
     tags: ['process'],
     schema: { query: ServiceStatusQuery, response: ServiceStatusBody },
-    handler: ({ query }) =>
-      statusBody(supervisor.stateOf(supervisor.requireEntry(query.process_name))),
+    handler: ({ query }) => {
+      const state = supervisor.stateOf(supervisor.requireEntry(query.process_name));
+      return query.include_health === true
+        ? { ...statusBody(state), ...healthFields(state) }
+        : statusBody(state);
+    },
   });
 }

@@ -128,3 +128,22 @@ test('update notices are "none" in the shape the DUMB dashboard reads', async (t
   t.is(notices.status, 200);
   t.deepEqual(notices.body, { scope: 'project', available: [], info: [], applied: [] });
 });
+
+test('service-status with include_health adds the health fields the dashboard reads', async (t) => {
+  const host = await startSupervisor({
+    idle: fixtureBlock('Idle', program('long-running')),
+  });
+  t.teardown(() => host.stop());
+  await eventually(async () => {
+    const body = (await request(host.url, '/process/service-status?process_name=Idle')).body;
+    return body.status === 'running';
+  });
+  const plain = await request(host.url, '/process/service-status?process_name=Idle');
+  t.is(plain.body.health_status, undefined, 'only when asked');
+  const health = await request(
+    host.url,
+    '/process/service-status?process_name=Idle&include_health=true',
+  );
+  t.like(health.body, { healthy: true, health_status: 'healthy', health_reason: null });
+  t.is(typeof health.body.health_details, 'object');
+});

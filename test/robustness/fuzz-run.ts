@@ -57,10 +57,10 @@ function classify(planned: PlannedRequest, outcome: RawOutcome): Finding | null 
   if (outcome.kind === 'hang')
     return { what: 'no answer', request: planned.label, kind: planned.kind, detail: 'timed out' };
   if (outcome.kind === 'connection-error') {
-    // A connection reset while a too-large body is refused is fine; anything else (refused:
-    // the host is gone) is a finding.
+    // A connection cut while a too-large body is refused (uWS answers, then closes a socket still
+    // sending) is fine; anything else (refused: the host is gone) is a finding.
     const bodyTooLarge = planned.kind === 'oversized' || planned.kind === 'huge-string';
-    if (bodyTooLarge && /ECONNRESET|EPIPE/.test(outcome.reason)) return null;
+    if (bodyTooLarge && /ECONNRESET|EPIPE|aborted|socket hang up/.test(outcome.reason)) return null;
     return {
       what: 'connection failed',
       request: planned.label,

@@ -36,7 +36,8 @@ test('a marked process with no record (the crash beat the write) is reaped at op
   const dataDir = mkdtempSync(join(tmpdir(), 'launch-book-'));
   const storage = new FolderStorage(dataDir, 'supervisor');
   const first = new LaunchBook(storage, memoryLogger());
-  await first.open();
+  // As a launch does: only once the first book's own reaping is over (it would end the orphan).
+  await first.ready();
   const marker = first.newMarker();
   const orphan = spawn('sleep', ['300'], {
     detached: true,

@@ -287,7 +287,9 @@ test('a boot with a process that fails to start is a startup.degraded notificati
       broken: {
         enabled: true,
         process_name: 'Broken',
-        command: ['node', program('crashes'), '--code', '3'],
+        // A command that cannot be spawned fails however slow the machine is; a quick crash
+        // could outlast the start check under load and count as started.
+        command: ['/nonexistent/stackd-test-binary'],
         auto_restart: false,
       },
       fine: { enabled: true, process_name: 'Fine', command: ['node', program('long-running')] },

@@ -17,6 +17,11 @@ export interface CycleInput {
    * with the same e-mail as the primary's requester (the admin when there is none).
    */
   readonly userMapping?: 'admin' | 'email_match';
+  /**
+   * How long one subordinate may spend in a cycle. Past it, its remaining work waits for the
+   * next poll, so a slow subordinate delays neither the next poll nor the others' copies.
+   */
+  readonly budgetMs?: number;
 }
 
 export const fingerprintOf = (request: RemoteRequest) =>
@@ -41,6 +46,8 @@ function byFingerprint(
 /** Run one cycle on `state` (mutated). Returns whether anything changed. Throws when the primary fails. */
 export async function runCycle(state: SyncState, input: CycleInput): Promise<boolean> {
   const listed = byFingerprint(await input.primary.listAll(), input.sync4k);
+  const deadline = input.now() + (input.budgetMs ?? Number.POSITIVE_INFINITY);
+  const outOfTime = () => input.now() >= deadline;
   let changed = false;
   const work = [...input.subordinates].map(async ([subId, client]) => {
     // Fetched once per cycle, on first need; a failure falls back to the admin.
@@ -61,6 +68,7 @@ export async function runCycle(state: SyncState, input: CycleInput): Promise<boo
         changed = true;
       }
       if (tracked.subordinates[subId] !== undefined) continue;
+      if (outOfTime()) return;
       const key = failedKey(fingerprint, subId);
       const failure = state.failed[key];
       if (failure !== undefined && input.now() - Date.parse(failure.failed_at) < input.retryDelayMs)
@@ -89,22 +97,33 @@ export async function runCycle(state: SyncState, input: CycleInput): Promise<boo
     }
   });
   await Promise.all(work);
-  // The listing was complete (listAll throws otherwise): requests gone from the primary go.
-  for (const [fingerprint, tracked] of Object.entries(state.requests)) {
-    if (listed.has(fingerprint)) continue;
-    let remaining = false;
-    for (const [subId, link] of Object.entries(tracked.subordinates)) {
-      const client = input.subordinates.get(subId);
-      if (client === undefined) continue;
+  // The listing was complete (listAll throws otherwise): requests gone from the primary go,
+  // each subordinate on its own so a slow one holds up nobody.
+  const gone = Object.entries(state.requests).filter(([fingerprint]) => !listed.has(fingerprint));
+  const deletions = [...input.subordinates].map(async ([subId, client]) => {
+    for (const [, tracked] of gone) {
+      const link = tracked.subordinates[subId];
+      if (link === undefined) continue;
+      if (outOfTime()) return;
       try {
         await client.delete(link.id);
         delete tracked.subordinates[subId];
-      } catch {
-        remaining = true;
+        changed = true;
+      } catch (error) {
+        if (error instanceof RemoteError && error.unreachable) return;
       }
     }
-    if (!remaining) delete state.requests[fingerprint];
-    changed = true;
+  });
+  await Promise.all(deletions);
+  for (const [fingerprint, tracked] of gone) {
+    // Links to subordinates no longer configured cannot be deleted: forget them.
+    const remaining = Object.keys(tracked.subordinates).some((subId) =>
+      input.subordinates.has(subId),
+    );
+    if (!remaining) {
+      delete state.requests[fingerprint];
+      changed = true;
+    }
   }
   for (const key of Object.keys(state.failed)) {
     if (!listed.has(key.split('||')[0] ?? '')) {

@@ -92,6 +92,7 @@ export class SyncService {
           retryDelayMs: config.retry_delay_seconds * 1000,
           sync4k: config.sync_4k,
           userMapping: config.user_mapping,
+          budgetMs: config.poll_interval_seconds * 1000,
           now: Date.now,
         })) || changed;
       this.transition('primary', false, 'Request sync: primary poll recovered', '');

@@ -11,6 +11,13 @@ export interface FakeRequest {
   requestedBy?: { id: number; email: string };
 }
 
+interface CreateBody {
+  mediaType: string;
+  mediaId: number;
+  is4k: boolean;
+  seasons?: number[];
+}
+
 export interface FakeSeerr {
   readonly url: string;
   readonly requests: FakeRequest[];
@@ -23,6 +30,8 @@ export interface FakeSeerr {
   failList: boolean;
   /** Answer create calls with 500 while true. */
   failCreate: boolean;
+  /** Delay every create answer by this many ms (a slow instance). */
+  createDelayMs: number;
   /** List calls answered (any status). */
   listCalls: number;
   /** List calls answered with 500. */
@@ -37,7 +46,13 @@ export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
   const createdAs: Array<string | undefined> = [];
   const users: Array<{ id: number; email: string }> = [];
   let nextId = 1;
-  const state = { failList: false, failCreate: false, listFailures: 0, listCalls: 0 };
+  const state = {
+    failList: false,
+    failCreate: false,
+    createDelayMs: 0,
+    listFailures: 0,
+    listCalls: 0,
+  };
   const server: Server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -73,13 +88,11 @@ export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
       let text = '';
       req.on('data', (chunk: Buffer) => (text += chunk.toString()));
       req.on('end', () => {
-        const body = JSON.parse(text) as {
-          mediaType: string;
-          mediaId: number;
-          is4k: boolean;
-          seasons?: number[];
-        };
+        const body = JSON.parse(text) as CreateBody;
         creates.push(body);
+        setTimeout(() => answerCreate(body), state.createDelayMs);
+      });
+      const answerCreate = (body: CreateBody) => {
         if (state.failCreate) return send(500, { message: 'boom' });
         if (
           requests.some(
@@ -95,7 +108,7 @@ export async function startFakeSeerr(apiKey: string): Promise<FakeSeerr> {
           Array.isArray(body.seasons) ? body.seasons : [],
         );
         send(201, created);
-      });
+      };
       return;
     }
     const del = /^\/api\/v1\/request\/(\d+)$/.exec(url.pathname);

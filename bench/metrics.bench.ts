@@ -157,7 +157,7 @@ async function openClient(url: string, latencies: Latencies): Promise<WebSocket>
       return;
     }
     const text = typeof event.data === 'string' ? event.data : '';
-    const stamp = /"timestamp":"([^"]+)"/.exec(text)?.[1];
+    const stamp = /"taken_at":"([^"]+)"/.exec(text)?.[1];
     if (stamp === undefined) return;
     const tick = latencies.get(stamp) ?? [];
     tick.push(received - Date.parse(stamp));
@@ -238,7 +238,7 @@ async function fanOutBench(): Promise<Record<string, unknown>> {
       clients: CLIENTS,
       client_threads: WORKERS,
       ticks_measured: ticks.length,
-      frame_bytes: Buffer.byteLength(snapshot) + '"type":"metrics",'.length,
+      frame_bytes: Buffer.byteLength(snapshot) + '{"type":"snapshot","data":}'.length,
       latency_ms: all.length > 0 ? summary(all) : null,
       host_cpu_percent_while_streaming: Number(hostCpuPercent.toFixed(2)),
       per_tick: ticks.map((tick) => ({

@@ -12,6 +12,7 @@ import { MetricsFeedService } from './metrics-feed-service.js';
 import {
   latestMetricsRoute,
   metricsHistoryRoute,
+  metricsHistorySeriesRoute,
   metricsSeriesRoute,
 } from './routes/metrics-routes.js';
 import { registerMetricsStream } from './streams/metrics-stream.js';
@@ -56,6 +57,7 @@ export default definePlugin({
     ctx.capability('metrics_network_interface_selection', false);
     ctx.route(latestMetricsRoute(feed));
     ctx.route(metricsHistoryRoute(feed));
+    ctx.route(metricsHistorySeriesRoute(feed));
     ctx.route(metricsSeriesRoute(feed));
     // /ws/metrics
     const publish = registerMetricsStream(ctx, feed, config.interval_ms);

@@ -1,12 +1,19 @@
-/** GET /metrics, /metrics/history and /metrics/series: thin calls into the feed service. */
-import { defineRoute } from '../../../sdk/index.js';
-import {
-  MetricsHistoryPage,
-  MetricsSeries,
-  MetricsSnapshotView,
-} from '../../../sdk/contracts/metrics-feed.js';
+/**
+ * GET /metrics, /metrics/history, /metrics/history_series and /metrics/series: thin calls into
+ * the feed service; snapshots leave in the wire shape of `wire/dashboard-snapshot.ts`.
+ */
+import { Type, defineRoute } from '../../../sdk/index.js';
+import { MetricsSeries } from '../../../sdk/contracts/metrics-feed.js';
 import type { MetricsFeedService } from '../metrics-feed-service.js';
-import { HistoryQuery, SeriesQuery } from '../schemas.js';
+import { HistoryQuery, HistorySeriesQuery, SeriesQuery } from '../schemas.js';
+import { DashboardSnapshot, toDashboardSnapshot } from '../wire/dashboard-snapshot.js';
+import { historyPayload } from '../wire/history-request.js';
+import { HistorySeriesPayload } from '../wire/history-series.js';
+
+const HistoryPage = Type.Object({
+  items: Type.Array(DashboardSnapshot),
+  truncated: Type.Boolean({ description: 'More snapshots matched than limit' }),
+});
 
 /** GET /metrics */
 export const latestMetricsRoute = (feed: MetricsFeedService) =>
@@ -15,8 +22,8 @@ export const latestMetricsRoute = (feed: MetricsFeedService) =>
     path: '/metrics',
     summary: 'The latest metrics snapshot (system and supervised processes)',
     tags: ['metrics'],
-    schema: { response: MetricsSnapshotView },
-    handler: () => feed.latestOrFresh(),
+    schema: { response: DashboardSnapshot },
+    handler: async () => toDashboardSnapshot(await feed.latestOrFresh()),
   });
 
 /** GET /metrics/history */
@@ -26,8 +33,31 @@ export const metricsHistoryRoute = (feed: MetricsFeedService) =>
     path: '/metrics/history',
     summary: 'Stored snapshots of a time window, oldest first',
     tags: ['metrics'],
-    schema: { query: HistoryQuery, response: MetricsHistoryPage },
-    handler: (request) => feed.history(request.query),
+    schema: { query: HistoryQuery, response: HistoryPage },
+    handler: async (request) => {
+      const page = await feed.history(request.query);
+      return { items: page.items.map(toDashboardSnapshot), truncated: page.truncated };
+    },
+  });
+
+/** GET /metrics/history_series */
+export const metricsHistorySeriesRoute = (feed: MetricsFeedService) =>
+  defineRoute({
+    method: 'GET',
+    path: '/metrics/history_series',
+    summary: 'History downsampled for charts: snapshots, aligned series and min/max',
+    description:
+      "The payload DUMB's Metrics page charts. Buckets are max(5 s, bucket_seconds, window / max_points) wide; the last snapshot of each bucket is kept.",
+    tags: ['metrics'],
+    schema: { query: HistorySeriesQuery, response: HistorySeriesPayload },
+    handler: (request) =>
+      historyPayload(feed, {
+        since: request.query.since,
+        until: request.query.until,
+        limit: request.query.limit,
+        maxPoints: request.query.max_points,
+        bucketSeconds: request.query.bucket_seconds,
+      }),
   });
 
 /** GET /metrics/series */

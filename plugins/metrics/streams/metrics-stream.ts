@@ -7,6 +7,8 @@ import type { MetricsSnapshotView } from '../../../sdk/contracts/metrics-feed.js
 import { FrameSchedule } from '../frame-schedule.js';
 import type { MetricsFeedService } from '../metrics-feed-service.js';
 import { MetricsFrame, StreamQuery } from '../schemas.js';
+import { toDashboardSnapshot } from '../wire/dashboard-snapshot.js';
+import { historyPayload } from '../wire/history-request.js';
 
 /** Declare the stream; returns the function that publishes one tick's snapshot. */
 export function registerMetricsStream(
@@ -19,20 +21,40 @@ export function registerMetricsStream(
     path: '/ws/metrics',
     summary: 'Live metrics: a snapshot on connect, then one per interval',
     description:
-      'Frames are {"type":"metrics", timestamp, system, processes} (the GET /metrics snapshot). A slow client only ever gets the newest frame.',
+      'The first frame is {"type":"bootstrap", snapshot, items, series, timestamps, truncated, stats, bucket_seconds} with bootstrap=true, {"type":"history", items, truncated, bucket_seconds} with history=true, else a snapshot frame; then {"type":"snapshot", data} (the GET /metrics snapshot) per interval. A slow client only ever gets the newest frame.',
     query: StreamQuery,
     message: MetricsFrame,
     overflow: 'latest-only',
     onOpen: async (client) => {
       schedule.add(client.id, client.query.interval, performance.now());
-      const snapshot = await feed.latestOrFresh();
-      client.send({ type: 'metrics', ...snapshot });
+      const query = client.query;
+      const snapshot = toDashboardSnapshot(await feed.latestOrFresh());
+      if (!query.bootstrap && !query.history) {
+        client.send({ type: 'snapshot', data: snapshot });
+        return;
+      }
+      const history = await historyPayload(feed, {
+        since: query.history_since,
+        limit: query.history_limit,
+        maxPoints: query.history_points,
+        bucketSeconds: query.history_bucket,
+      });
+      if (query.bootstrap) client.send({ type: 'bootstrap', snapshot, ...history });
+      else
+        client.send({
+          type: 'history',
+          items: history.items,
+          truncated: history.truncated,
+          bucket_seconds: history.bucket_seconds,
+        });
     },
     onClose: (client) => schedule.remove(client.id),
   });
   return (snapshot) => {
     if (handle.clientCount === 0) return;
     const now = performance.now();
-    handle.publish({ type: 'metrics', ...snapshot }, (client) => schedule.due(client.id, now));
+    handle.publish({ type: 'snapshot', data: toDashboardSnapshot(snapshot) }, (client) =>
+      schedule.due(client.id, now),
+    );
   };
 }

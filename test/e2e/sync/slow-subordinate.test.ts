@@ -42,7 +42,10 @@ test('a slow subordinate holds up neither the next poll nor the others', async (
   });
   // 8 creates at 1.5 s each need more than one cycle: had the first cycle waited for the slow
   // one, it would hold all 8 before the next listing could see the new request.
-  t.true(slow.requests.length < 8, `slow one had ${slow.requests.length} when fast got the new one`);
+  t.true(
+    slow.requests.length < 8,
+    `slow one had ${slow.requests.length} when fast got the new one`,
+  );
   await eventually(() => slow.requests.length === 9, {
     what: 'the slow one caught up',
     timeoutMs: 40_000,

@@ -1,0 +1,231 @@
+/**
+ * Drives the dashboard in headless Chromium (Debian's package, through playwright-core) and
+ * records every failed API call, failed WebSocket and page error on the way.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+
+export interface Finding {
+  readonly page: string;
+  readonly kind: 'http' | 'websocket' | 'page-error' | 'console' | 'check';
+  readonly detail: string;
+}
+
+export interface DriveResult {
+  readonly findings: Finding[];
+  readonly screenshots: string[];
+  readonly notes: string[];
+}
+
+/**
+ * Refusals that are the documented answer, not a fault: the stackd API block has no config file,
+ * so `POST /config/service-config` for it is 400 "No config file path defined." (DUMB answers the
+ * same for its API service, and the page then shows no config editor).
+ */
+const EXPECTED_REFUSALS: ReadonlyArray<{
+  method: string;
+  path: string;
+  status: number;
+  sent: RegExp;
+}> = [
+  {
+    method: 'POST',
+    path: '/api/config/service-config',
+    status: 400,
+    sent: /"service_name":"stackd API"/,
+  },
+];
+
+const USER = 'admin';
+const PASSWORD = 'dashboard-check-1';
+
+export async function driveDashboard(baseUrl: string, shotsDir: string): Promise<DriveResult> {
+  mkdirSync(shotsDir, { recursive: true });
+  const findings: Finding[] = [];
+  const screenshots: string[] = [];
+  const notes: string[] = [];
+  let current = 'start';
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    // This machine has no internet. The dashboard's calls to public sites (GitHub contributor
+    // lists, docs) are answered with an empty list here, so their failure cannot hide ours.
+    await context.route(
+      (url) => url.origin !== new URL(baseUrl).origin,
+      async (route) => {
+        notes.push(
+          `${current}: external ${route.request().method()} ${route.request().url()} answered []`,
+        );
+        await route.fulfill({ status: 200, contentType: 'application/json', body: '[]' });
+      },
+    );
+    const page = await context.newPage();
+    page.on('pageerror', (error) =>
+      findings.push({ page: current, kind: 'page-error', detail: error.stack ?? error.message }),
+    );
+    page.on('console', (message) => {
+      if (message.type() === 'error')
+        notes.push(`${current}: console error: ${message.text().slice(0, 300)}`);
+    });
+    page.on('response', async (response) => {
+      const url = new URL(response.url());
+      if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith('/auth/')) return;
+      if (response.status() < 400) return;
+      const at = current;
+      const sent = response.request().postData();
+      const method = response.request().method();
+      const expected = EXPECTED_REFUSALS.find(
+        (refusal) =>
+          refusal.method === method &&
+          refusal.path === url.pathname &&
+          refusal.status === response.status() &&
+          refusal.sent.test(sent ?? ''),
+      );
+      if (expected !== undefined) {
+        notes.push(`${at}: expected ${method} ${url.pathname} → ${response.status()} (${sent})`);
+        return;
+      }
+      const answer = await response.text().catch(() => '');
+      findings.push({
+        page: at,
+        kind: 'http',
+        detail:
+          `${response.request().method()} ${url.pathname}${url.search} → ${response.status()} ${answer.slice(0, 300)}` +
+          (sent ? `\n    sent: ${sent.slice(0, 600)}` : ''),
+      });
+    });
+    page.on('requestfailed', (request) => {
+      const url = new URL(request.url());
+      const reason = request.failure()?.errorText ?? 'failed';
+      if (url.origin !== new URL(baseUrl).origin) {
+        // This machine has no internet: the dashboard's calls to public sites fail here.
+        notes.push(`${current}: external ${request.method()} ${url.href} ${reason}`);
+        return;
+      }
+      // Navigations away abort the page's pending calls; that is not a failure of the API.
+      if (reason === 'net::ERR_ABORTED') {
+        notes.push(`${current}: aborted ${request.method()} ${url.pathname}`);
+        return;
+      }
+      findings.push({
+        page: current,
+        kind: 'http',
+        detail: `${request.method()} ${url.pathname} ${reason}`,
+      });
+    });
+    page.on('websocket', (socket) => {
+      const path = new URL(socket.url()).pathname;
+      let frames = 0;
+      socket.on('framereceived', () => (frames += 1));
+      socket.on('socketerror', (error) =>
+        findings.push({ page: current, kind: 'websocket', detail: `${path}: ${error}` }),
+      );
+      socket.on('close', () => notes.push(`${current}: ${path} closed after ${frames} frame(s)`));
+    });
+    const shot = async (name: string) => {
+      const file = join(shotsDir, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: false });
+      screenshots.push(file);
+    };
+    const visit = async (name: string, path: string, settleMs = 4000) => {
+      current = name;
+      await page
+        .goto(new URL(path, baseUrl).toString(), { waitUntil: 'networkidle' })
+        .catch((error: Error) =>
+          findings.push({ page: name, kind: 'check', detail: `goto ${path}: ${error.message}` }),
+        );
+      await page.waitForTimeout(settleMs);
+      await shot(name);
+    };
+
+    await setupAndLogin(page, baseUrl, (name) => (current = name), shot, findings);
+    await visit('dashboard', '/');
+    const serviceLinks = await page.$$eval('a[href^="/services/"]', (links) =>
+      links.map((link) => link.getAttribute('href') ?? ''),
+    );
+    notes.push(`service links: ${serviceLinks.join(', ')}`);
+    if (serviceLinks.length < 3)
+      findings.push({
+        page: 'dashboard',
+        kind: 'check',
+        detail: `${serviceLinks.length} service link(s), expected the 3 processes`,
+      });
+    for (const href of [...new Set(serviceLinks)]) {
+      const name = `service-${decodeURIComponent(href.split('/')[2] ?? '').replace(/[^a-z0-9]+/gi, '-')}`;
+      await visit(name, href, 6000);
+    }
+    await visit('realtime-logs', '/rtl', 6000);
+    const logLines = await page
+      .locator('text=subprocess')
+      .count()
+      .catch(() => 0);
+    notes.push(`realtime-logs: ${logLines} element(s) mentioning a subprocess line`);
+    await visit('metrics', '/metrics', 8000);
+    await visit('settings', '/settings');
+    await visit('ai', '/ai');
+    return { findings, screenshots, notes };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function setupAndLogin(
+  page: Page,
+  baseUrl: string,
+  at: (name: string) => void,
+  shot: (name: string) => Promise<void>,
+  findings: Finding[],
+): Promise<void> {
+  at('setup');
+  await page.goto(new URL('/setup', baseUrl).toString(), { waitUntil: 'networkidle' });
+  await page.waitForTimeout(1500);
+  if (await page.locator('#confirmPassword').count()) {
+    await page.fill('#username', USER);
+    await page.fill('#password', PASSWORD);
+    await page.fill('#confirmPassword', PASSWORD);
+    await shot('setup');
+    await page.click('button[type="submit"]');
+    await page.waitForTimeout(3000);
+  } else
+    findings.push({ page: 'setup', kind: 'check', detail: 'no setup form on a fresh install' });
+  if (new URL(page.url()).pathname.startsWith('/login')) {
+    at('login');
+    await page.fill('input[autocomplete="username"], #username', USER);
+    await page.fill('input[type="password"]', PASSWORD);
+    await shot('login');
+    await page.click('button[type="submit"]');
+    await page.waitForTimeout(3000);
+  }
+  if (new URL(page.url()).pathname.startsWith('/onboarding')) {
+    at('onboarding');
+    await shot('onboarding');
+    await page.getByRole('button', { name: /skip onboarding/i }).click();
+    await page.waitForTimeout(1500);
+    // A confirmation dialog, when the version asks for one.
+    const confirm = page.getByRole('button', { name: /^(skip|confirm|yes)/i });
+    if (await confirm.count())
+      await confirm
+        .first()
+        .click()
+        .catch(() => undefined);
+    await page.waitForTimeout(2000);
+  }
+  if (new URL(page.url()).pathname !== '/')
+    findings.push({
+      page: 'login',
+      kind: 'check',
+      detail: `after sign-in the page is ${page.url()}`,
+    });
+}

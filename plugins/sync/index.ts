@@ -9,7 +9,8 @@ export default definePlugin({
   name: 'sync',
   version: '0.1.0',
   apiVersion: 1,
-  capabilities: ['request_sync'],
+  // seerr_sync: the flag DUMB's dashboard checks before showing its request-sync panel.
+  capabilities: ['request_sync', 'seerr_sync'],
   config: SyncConfig,
   register(ctx) {
     const service = new SyncService(ctx.storage, ctx.events, ctx.logger);

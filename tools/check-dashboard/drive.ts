@@ -152,9 +152,10 @@ export async function driveDashboard(baseUrl: string, shotsDir: string): Promise
 
     await setupAndLogin(page, baseUrl, (name) => (current = name), shot, findings);
     await visit('dashboard', '/');
-    const serviceLinks = await page.$$eval('a[href^="/services/"]', (links) =>
-      links.map((link) => link.getAttribute('href') ?? ''),
-    );
+    const anchors = await page.locator('a[href^="/services/"]').all();
+    const serviceLinks = (
+      await Promise.all(anchors.map((link) => link.getAttribute('href')))
+    ).filter((href): href is string => href !== null);
     notes.push(`service links: ${serviceLinks.join(', ')}`);
     if (serviceLinks.length < 3)
       findings.push({
@@ -164,7 +165,8 @@ export async function driveDashboard(baseUrl: string, shotsDir: string): Promise
       });
     for (const href of [...new Set(serviceLinks)]) {
       const name = `service-${decodeURIComponent(href.split('/')[2] ?? '').replace(/[^a-z0-9]+/gi, '-')}`;
-      await visit(name, href, 6000);
+      await visit(name, href, 5000);
+      await clickThrough(page, name, shot, notes);
     }
     await visit('realtime-logs', '/rtl', 6000);
     const logLines = await page
@@ -178,6 +180,52 @@ export async function driveDashboard(baseUrl: string, shotsDir: string): Promise
     return { findings, screenshots, notes };
   } finally {
     await browser.close();
+  }
+}
+
+/** A service page's tabs (config, live logs) and its Tools panels (request sync, symlinks). */
+async function clickThrough(
+  page: Page,
+  name: string,
+  shot: (name: string) => Promise<void>,
+  notes: string[],
+): Promise<void> {
+  for (const tab of ['Service Config', 'Service Logs']) {
+    const button = page.getByText(tab, { exact: true });
+    if ((await button.count()) === 0) continue;
+    await button.first().click();
+    await page.waitForTimeout(3000);
+    await shot(`${name}-${tab.toLowerCase().replace(' ', '-')}`);
+  }
+  // The tool panels open above the first tab.
+  const firstTab = page.getByText('DMB Config', { exact: true });
+  if (await firstTab.count()) await firstTab.first().click();
+  for (const panel of ['Seerr Sync', 'Symlinks']) {
+    const tools = page.getByRole('button', { name: 'Service tools', exact: true });
+    if ((await tools.count()) === 0) {
+      notes.push(`${name}: no Tools button`);
+      return;
+    }
+    await page.keyboard.press('Escape');
+    const opened = await tools
+      .first()
+      .click({ timeout: 5000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!opened) {
+      notes.push(`${name}: the Tools button was covered; ${panel} not opened`);
+      continue;
+    }
+    await page.waitForTimeout(500);
+    const item = page.getByText(panel, { exact: true });
+    if ((await item.count()) === 0) {
+      await page.keyboard.press('Escape');
+      continue;
+    }
+    await item.first().click();
+    await page.waitForTimeout(4000);
+    notes.push(`${name}: opened the ${panel} panel`);
+    await shot(`${name}-${panel.toLowerCase().replace(' ', '-')}`);
   }
 }
 

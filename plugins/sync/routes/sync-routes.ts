@@ -13,9 +13,10 @@ import {
 import type { SyncService } from '../service.js';
 
 const tags = ['request-sync'];
-const capability = 'request_sync';
 
 export function syncRoutes(service: SyncService, prefix: '/request-sync' | '/seerr-sync') {
+  // Each path family turns on the flag its clients check: SPEC's, and the dashboard's.
+  const capability = prefix === '/request-sync' ? 'request_sync' : 'seerr_sync';
   return {
     status: defineRoute({
       method: 'GET',

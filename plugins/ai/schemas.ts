@@ -66,9 +66,36 @@ export const TestResponse = Type.Object({
   usage: Usage,
 });
 
+const ModelLifecycle = Type.Object(
+  {
+    model: Type.String(),
+    status: Type.Union([Type.Literal('retired'), Type.Literal('deprecated')]),
+    shutdown_date: Type.String({ description: 'YYYY-MM-DD' }),
+    replacement: Type.String(),
+    source_url: Type.String(),
+    provider: Type.String(),
+  },
+  { description: 'Present for models of the native kinds with a published shutdown date' },
+);
+const ModelCompatibility = Type.Object(
+  {
+    status: Type.Union([Type.Literal('supported'), Type.Literal('unsupported')]),
+    api_surface: Type.String(),
+    reason: Type.String(),
+  },
+  { description: 'Present for the native kinds: whether the model can answer a diagnosis' },
+);
+
 export const ModelsResponse = Type.Object({
   provider: Type.String(),
-  models: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+  models: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      lifecycle: Type.Optional(ModelLifecycle),
+      compatibility: Type.Optional(ModelCompatibility),
+    }),
+  ),
 });
 
 const bundleFlags = {

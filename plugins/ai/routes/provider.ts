@@ -1,6 +1,8 @@
 /** `POST /ai/test` and `POST /ai/models`: reach a (possibly unsaved) provider. */
 import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
 import type { ProviderTarget } from '../adapters/types.js';
+import { adapterFor } from '../adapters/index.js';
+import { compatibilityOf, lifecycleOf } from '../lifecycle.js';
 import { complete, listModels } from '../provider-client.js';
 import { ModelsResponse, ProviderBody, TestResponse } from '../schemas.js';
 import type { SettingsStore } from '../settings-store.js';
@@ -60,7 +62,21 @@ export function modelsRoute(store: SettingsStore) {
     handler: async (request) => {
       const target = targetOf(store, request.body);
       const models = await listModels(target, request.signal);
-      return { provider: target.provider, models: models.map((id) => ({ id, name: id })) };
+      const kind = adapterFor(target.provider).kind;
+      // Retired and unsupported models stay listed (SPEC rule 3), marked for the picker.
+      return {
+        provider: target.provider,
+        models: models.map((id) => {
+          const lifecycle = lifecycleOf(kind, id);
+          const compatibility = compatibilityOf(kind, id);
+          return {
+            id,
+            name: id,
+            ...(lifecycle === null ? {} : { lifecycle }),
+            ...(compatibility === null ? {} : { compatibility }),
+          };
+        }),
+      };
     },
   });
 }

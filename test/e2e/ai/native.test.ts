@@ -35,7 +35,10 @@ test.before(async () => {
       });
     else if (received.url === '/b/responses')
       json(response, 200, { output_text: 'B ok', usage: { input_tokens: 3, output_tokens: 1 } });
-    else if (received.url === '/b/models') json(response, 200, { data: [{ id: 'gpt-x' }] });
+    else if (received.url === '/b/models')
+      json(response, 200, {
+        data: [{ id: 'gpt-x' }, { id: 'gpt-4' }, { id: 'text-embedding-3-small' }],
+      });
     else if (received.url === '/c/messages')
       json(response, 200, {
         content: [{ type: 'text', text: 'C ok' }],
@@ -63,7 +66,13 @@ const api = (path: string, body: unknown) => request(host.url, path, { body });
 
 const cases = [
   { provider: 'gemini', model: 'gemini-x', text: 'A ok', models: ['gemini-x'], total: 7 },
-  { provider: 'openai', model: 'gpt-x', text: 'B ok', models: ['gpt-x'], total: 4 },
+  {
+    provider: 'openai',
+    model: 'gpt-x',
+    text: 'B ok',
+    models: ['gpt-4', 'gpt-x', 'text-embedding-3-small'],
+    total: 4,
+  },
   { provider: 'anthropic', model: 'claude-x', text: 'C ok', models: ['claude-x'], total: 6 },
 ] as const;
 
@@ -81,6 +90,27 @@ for (const entry of cases)
     t.is(tested.body.response, entry.text);
     t.is(tested.body.usage.total_tokens, entry.total);
   });
+
+test.serial('model listings keep retired and non-text models, marked for the picker', async (t) => {
+  const models = await api('/ai/models', { provider: 'openai', model: 'gpt-x', api_key: 'k-123' });
+  t.is(models.status, 200, models.text);
+  const byName = new Map(
+    (models.body.models as Array<{ name: string }>).map((model) => [model.name, model]),
+  );
+  t.like(byName.get('gpt-4'), {
+    lifecycle: { status: 'retired', replacement: 'gpt-5.6-sol', provider: 'openai' },
+    compatibility: { status: 'supported', api_surface: 'responses' },
+  });
+  t.like(byName.get('text-embedding-3-small'), { compatibility: { status: 'unsupported' } });
+  t.false('lifecycle' in (byName.get('gpt-x') ?? {}));
+  const refused = await api('/ai/test', {
+    provider: 'openai',
+    model: 'text-embedding-3-small',
+    api_key: 'k-123',
+  });
+  t.is(refused.status, 400);
+  t.regex(refused.body.detail, /embedding or moderation/);
+});
 
 test.serial('native B sends store:false and the developer role; native A the key header', (t) => {
   const b = fake.received.find((received) => received.url === '/b/responses');

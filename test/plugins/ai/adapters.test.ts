@@ -2,7 +2,7 @@
 import test from 'ava';
 import { adapterFor } from '../../../plugins/ai/adapters/index.js';
 import { normaliseUsage, type ProviderTarget } from '../../../plugins/ai/adapters/types.js';
-import { lifecycleOf, rejectRetired } from '../../../plugins/ai/lifecycle.js';
+import { compatibilityOf, lifecycleOf, rejectRetired } from '../../../plugins/ai/lifecycle.js';
 import { changedKeys } from '../../../plugins/ai/ledger.js';
 
 const target = (provider: string, fields: Partial<ProviderTarget> = {}): ProviderTarget => ({
@@ -133,6 +133,19 @@ test('lifecycle: retired vs deprecated by date; rejection text names the replace
     error?.message,
     "Anthropic retired model claude-3-opus-20240229 on 2026-01-05, although it may still appear in the provider's model list. Use claude-opus-4-8 instead.",
   );
+});
+
+test('compatibility: non-text models of the native kinds are unsupported, with the reason', (t) => {
+  t.is(compatibilityOf('native_b', 'gpt-4o-realtime-preview')?.status, 'unsupported');
+  t.is(compatibilityOf('native_b', 'dall-e-3')?.status, 'unsupported');
+  t.regex(compatibilityOf('native_b', 'o4-deep-research')?.reason ?? '', /specialized tool/);
+  // "image" must be a delimited token for OpenAI: a name merely containing it is fine.
+  t.is(compatibilityOf('native_b', 'gpt-5-imagery')?.status, 'supported');
+  t.is(compatibilityOf('native_a', 'gemini-2.5-flash-image')?.status, 'unsupported');
+  t.is(compatibilityOf('native_a', 'models/gemini-3.1-pro')?.api_surface, 'generateContent');
+  t.is(compatibilityOf('native_c', 'claude-sonnet-4-6')?.api_surface, 'messages');
+  t.is(compatibilityOf('chat_compatible', 'anything'), null);
+  t.is(compatibilityOf('native_b', ''), null);
 });
 
 test('ledger keys: changed paths only, secrets named but never valued', (t) => {

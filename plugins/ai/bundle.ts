@@ -16,6 +16,8 @@ import {
   type MetricsSnapshot,
   type ProcessSupervisor,
 } from '../../sdk/index.js';
+import type { MetricsHistoryPage, MetricsHistoryQuery } from '../../sdk/contracts/metrics-feed.js';
+import { diagnosticWindow, runtimeMetrics } from './diagnostic-window.js';
 import type { LedgerEvent } from './ledger.js';
 
 /** What a diagnose request asks to include. */
@@ -24,8 +26,11 @@ export interface BundleOptions {
   readonly include_service_config?: boolean;
   readonly include_process_list?: boolean;
   readonly include_change_history?: boolean;
+  readonly include_metrics?: boolean;
   readonly max_log_chars?: number;
   readonly max_log_scan_mb?: number;
+  readonly window_hours?: number;
+  readonly comparison?: string;
 }
 
 /** Where bundle facts come from. */
@@ -38,6 +43,9 @@ export interface BundleSources {
   readonly graph?: () => DependencyGraphService | undefined;
   /** The latest metrics snapshot, when metrics run. */
   readonly metrics?: () => MetricsSnapshot | null;
+  /** Stored metrics history, when the metrics plugin runs. */
+  readonly metricsHistory?: () =>
+    ((query: MetricsHistoryQuery) => Promise<MetricsHistoryPage>) | undefined;
 }
 
 // Lines of a scanned log window that tell most: errors, exceptions, fatal states.
@@ -100,10 +108,12 @@ export async function processBundle(
   if (entry === undefined)
     throw new NotFoundError('PROCESS_NOT_FOUND', `Process not found: ${processName}`);
   const supervisor = sources.supervisor();
+  const window = diagnosticWindow(options, sources.history());
   const bundle: Bundle = {
     process_name: entry.process_name,
     config_key: entry.config_key,
     state: supervisor?.state(entry.process_name) ?? null,
+    diagnostic_window: window,
   };
   if (options.include_service_config !== false) {
     const rest = { ...entry.block };
@@ -134,6 +144,12 @@ export async function processBundle(
       system: snapshot.collectors.system ?? null,
     };
   }
+  if (options.include_metrics !== false)
+    bundle.runtime_metrics = await runtimeMetrics(
+      sources.metricsHistory?.(),
+      window,
+      entry.process_name,
+    );
   if (options.include_change_history !== false) bundle.change_history = sources.history();
   return scrubBundle(bundle, document);
 }

@@ -1,5 +1,6 @@
 /** The AI diagnostics plugin (SPEC "AI diagnostics"). Wiring only. */
 import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
+import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
 import { DiagnosisService } from './diagnosis.js';
 import { Ledger } from './ledger.js';
 import { presetsRoute } from './routes/presets.js';
@@ -28,6 +29,10 @@ export default definePlugin({
       history: () => ledger?.recent() ?? [],
       graph: () => ctx.optional(dependencyGraphRef),
       metrics: () => ctx.metricsFeed.latest(),
+      metricsHistory: () => {
+        const feed = ctx.optional(metricsFeedRef);
+        return feed === undefined ? undefined : (query) => feed.history(query);
+      },
     });
     ctx.route(getSettingsRoute(settings));
     ctx.route(putSettingsRoute(settings));

@@ -41,9 +41,23 @@ export async function syncBench(): Promise<{
   try {
     const stateFile = join(host.dataDir, 'sync', 'state.json');
     type Status = { last_poll?: string };
+    // Each subordinate gets one poll interval per cycle; a backlog takes several cycles.
+    await eventually(() => subA.requests.length === COUNT && subB.requests.length === COUNT, {
+      timeoutMs: 600_000,
+      intervalMs: 100,
+      what: 'first full sync',
+    });
     const firstPoll = await eventually(
-      async () => (await getJson<Status>(host, '/request-sync/status')).last_poll,
-      { timeoutMs: 600_000, intervalMs: 100, what: 'first full sync' },
+      async () => {
+        const status = await getJson<
+          Status & { subordinates?: Record<string, { synced: number }> }
+        >(host, '/request-sync/status');
+        const synced = Object.values(status.subordinates ?? {}).every(
+          (sub) => sub.synced === COUNT,
+        );
+        return synced ? status.last_poll : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 100, what: 'the full sync saved' },
     );
     const firstSyncS = (performance.now() - started) / 1000;
     if (subA.requests.length !== COUNT || subB.requests.length !== COUNT)

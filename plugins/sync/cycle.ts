@@ -22,6 +22,8 @@ export interface CycleInput {
    * next poll, so a slow subordinate delays neither the next poll nor the others' copies.
    */
   readonly budgetMs?: number;
+  /** Called when a subordinate stopped at its budget with work left (the caller polls again soon). */
+  readonly onOutOfTime?: () => void;
 }
 
 export const fingerprintOf = (request: RemoteRequest) =>
@@ -47,7 +49,11 @@ function byFingerprint(
 export async function runCycle(state: SyncState, input: CycleInput): Promise<boolean> {
   const listed = byFingerprint(await input.primary.listAll(), input.sync4k);
   const deadline = input.now() + (input.budgetMs ?? Number.POSITIVE_INFINITY);
-  const outOfTime = () => input.now() >= deadline;
+  const outOfTime = () => {
+    if (input.now() < deadline) return false;
+    input.onOutOfTime?.();
+    return true;
+  };
   let changed = false;
   const work = [...input.subordinates].map(async ([subId, client]) => {
     // Fetched once per cycle, on first need; a failure falls back to the admin.

@@ -5,6 +5,8 @@
 import { notableEvent, type EventBus, type Logger, type PluginStorage } from '../../sdk/index.js';
 import type { SyncConfig } from './config.js';
 import { runCycle } from './cycle.js';
+
+const CATCH_UP_DELAY_MS = 500;
 import { RemoteClient } from './remote.js';
 import type { ResolvedSubordinate } from './subordinates.js';
 import { emptyState, isoSeconds, type SyncState } from './state.js';
@@ -72,10 +74,18 @@ export class SyncService {
   poll(): Promise<void> {
     this.running ??= this.cycle().finally(() => {
       this.running = undefined;
-      this.schedule((this.config?.poll_interval_seconds ?? 60) * 1000);
+      // A cycle cut short by a subordinate's budget goes on after a breath, not a whole interval:
+      // a backlog still drains at full speed, with a fresh listing each round.
+      const unfinished = this.unfinished;
+      this.unfinished = false;
+      this.schedule(
+        unfinished ? CATCH_UP_DELAY_MS : (this.config?.poll_interval_seconds ?? 60) * 1000,
+      );
     });
     return this.running;
   }
+
+  private unfinished = false;
 
   private async cycle(): Promise<void> {
     const config = this.config;
@@ -93,6 +103,7 @@ export class SyncService {
           sync4k: config.sync_4k,
           userMapping: config.user_mapping,
           budgetMs: config.poll_interval_seconds * 1000,
+          onOutOfTime: () => (this.unfinished = true),
           now: Date.now,
         })) || changed;
       this.transition('primary', false, 'Request sync: primary poll recovered', '');

@@ -33,6 +33,19 @@ export interface ConfigChange {
 /** A validator: throw an `InputError` naming the field to reject a candidate document. */
 export type ConfigValidator = (candidate: Readonly<JsonRecord>) => void;
 
+/**
+ * A top-level key shown and accepted in a client's layout but stored elsewhere: GET /config adds
+ * `read(document)` under `key`, and a global POST /config update of `key` goes through `write`
+ * instead of being merged (DUMB's dashboard edits request sync as `seerr_sync`, stackd keeps it
+ * in `stackd.sync`). Redaction applies to what `read` returns as to the document.
+ */
+export interface ConfigView {
+  readonly key: string;
+  read(document: Readonly<JsonRecord>): JsonRecord;
+  /** Apply an update of `key` to the draft document (throw an InputError to refuse it). */
+  write(draft: JsonRecord, update: JsonRecord): void;
+}
+
 /** Access to the whole configuration document. */
 export interface StackConfig {
   /** The file the document comes from, or null for the bundled demo not yet saved. */
@@ -61,4 +74,8 @@ export interface StackConfig {
    * `stackd.<name>`): what GET /config/schema shows under `stackd`.
    */
   sliceSchemas(): Readonly<Record<string, JsonRecord>>;
+  /** Add a view (see {@link ConfigView}); returns a function that removes it. */
+  addView(view: ConfigView): () => void;
+  /** The views plugins added, in order. */
+  views(): readonly ConfigView[];
 }

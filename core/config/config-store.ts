@@ -7,6 +7,7 @@ import type {
   ConfigChange,
   ConfigUpdateOptions,
   ConfigValidator,
+  ConfigView,
   JsonRecord,
   StackConfig,
 } from '../../sdk/config.js';
@@ -19,6 +20,7 @@ import { cloneJson, formatJsonDocument, getAtPath, setAtPath } from './json-tool
 export class ConfigStore implements StackConfig {
   private document: JsonRecord;
   private readonly validators = new Set<ConfigValidator>();
+  private readonly viewList = new Set<ConfigView>();
   private readonly listeners = new Set<(change: ConfigChange) => void>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly slices: Record<string, JsonRecord> = {};
@@ -76,6 +78,15 @@ export class ConfigStore implements StackConfig {
   addValidator(validator: ConfigValidator): () => void {
     this.validators.add(validator);
     return () => this.validators.delete(validator);
+  }
+
+  addView(view: ConfigView): () => void {
+    this.viewList.add(view);
+    return () => this.viewList.delete(view);
+  }
+
+  views(): readonly ConfigView[] {
+    return [...this.viewList];
   }
 
   onChange(listener: (change: ConfigChange) => void): () => void {

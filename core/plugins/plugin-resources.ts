@@ -7,6 +7,7 @@ import type {
   ConfigChange,
   ConfigUpdateOptions,
   ConfigValidator,
+  ConfigView,
   JsonRecord,
 } from '../../sdk/config.js';
 import { isJsonRecord, type StackConfig } from '../../sdk/config.js';
@@ -97,6 +98,14 @@ export class PluginStack implements StackConfig {
 
   onChange(listener: (change: ConfigChange) => void): () => void {
     return this.subscriptions.keep(this.store.onChange(listener));
+  }
+
+  addView(view: ConfigView): () => void {
+    return this.subscriptions.keep(this.store.addView(view));
+  }
+
+  views(): readonly ConfigView[] {
+    return this.store.views();
   }
 }
 

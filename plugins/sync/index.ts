@@ -1,6 +1,7 @@
 /** The sync plugin: one-way replication of requests between request managers. Wiring only. */
 import { checkOutboundUrl, definePlugin } from '../../sdk/index.js';
 import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
+import { seerrSyncView } from './dashboard-view.js';
 import { syncRoutes } from './routes/sync-routes.js';
 import { SyncService } from './service.js';
 import { resolveSubordinates } from './subordinates.js';
@@ -37,6 +38,8 @@ export default definePlugin({
       );
     });
     const unsubscribe = ctx.stack.onChange(() => applyConfig());
+    // DUMB's dashboard edits these settings as `seerr_sync` (DECISIONS #27).
+    const removeView = ctx.stack.addView(seerrSyncView);
     ctx.onStart(async () => {
       await service.load();
       applyConfig();
@@ -44,6 +47,7 @@ export default definePlugin({
     ctx.onStop(async () => {
       unsubscribe();
       removeValidator();
+      removeView();
       await service.stop();
     });
   },

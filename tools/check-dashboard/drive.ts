@@ -226,6 +226,16 @@ async function clickThrough(
     await page.waitForTimeout(4000);
     notes.push(`${name}: opened the ${panel} panel`);
     await shot(`${name}-${panel.toLowerCase().replace(' ', '-')}`);
+    if (panel === 'Seerr Sync') {
+      // Save the settings form as it loaded: it goes through stackd's `seerr_sync` view.
+      const apply = page.getByRole('button', { name: /Apply in memory/ }).first();
+      if (await apply.count()) {
+        await apply.click({ timeout: 5000 }).catch(() => undefined);
+        await page.waitForTimeout(2000);
+        notes.push(`${name}: applied the Seerr sync settings form`);
+        await shot(`${name}-seerr-sync-applied`);
+      }
+    }
   }
 }
 

@@ -130,7 +130,17 @@ export async function updateDocument(
     ? { persist: true, reason: 'POST /config' }
     : { reason: 'POST /config' };
   await stack.update((draft) => {
-    deepMerge(draft, restoreSecrets(request.updates, draft, []) as JsonRecord);
+    const rest: JsonRecord = { ...request.updates };
+    // A view's key (a client's layout of a plugin slice) is written through the view.
+    for (const view of stack.views()) {
+      const update = rest[view.key];
+      if (update === undefined || view.key in draft) continue;
+      delete rest[view.key];
+      if (!isJsonRecord(update))
+        throw rejection(`updates.${view.key}`, `updates.${view.key} must be an object`);
+      view.write(draft, update);
+    }
+    deepMerge(draft, restoreSecrets(rest, draft, []) as JsonRecord);
     const [failure] = validateDocument(draft, 1);
     if (failure !== undefined)
       throw rejection(['updates', ...failure.path].join('.'), failure.message);

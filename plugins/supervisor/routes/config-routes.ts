@@ -1,5 +1,5 @@
 /** The configuration routes: read (secrets redacted), update, schemas, earlier-generation aliases. */
-import { defineRoute, type Logger, type StackConfig } from '../../../sdk/index.js';
+import { defineRoute, type JsonRecord, type Logger, type StackConfig } from '../../../sdk/index.js';
 import { blockJsonSchema, documentJsonSchema } from '../config-model/block-schema.js';
 import {
   ConfigDocument,
@@ -32,6 +32,14 @@ export interface ConfigRouteContext {
 
 const TAGS = ['config'];
 
+/** The document with every plugin's view beside the stored keys (see ConfigView). */
+function withViews(stack: StackConfig, document: JsonRecord): JsonRecord {
+  const shown: JsonRecord = { ...document };
+  for (const view of stack.views())
+    if (!(view.key in document)) shown[view.key] = view.read(document);
+  return shown;
+}
+
 export function getConfigRoute(ctx: ConfigRouteContext) {
   return defineRoute({
     method: 'GET',
@@ -45,7 +53,7 @@ export function getConfigRoute(ctx: ConfigRouteContext) {
     schema: { query: ConfigQuery, response: ConfigDocument },
     handler: ({ query }) => {
       const document = ctx.stack.read();
-      if (query.process_name === undefined) return redactConfig(document);
+      if (query.process_name === undefined) return redactConfig(withViews(ctx.stack, document));
       const entry = findEntryOrThrow(document, query.process_name);
       return redactConfig(entry.block, entry.path);
     },

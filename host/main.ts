@@ -11,7 +11,7 @@ import { findPackageRoot } from './package-root.js';
 import { systemRoutes } from './system-routes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { version } = findPackageRoot(here);
+const { version, dir: packageDir } = findPackageRoot(here);
 
 async function main(): Promise<void> {
   guardProcessOutput();
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     configPath: options.configPath,
     demoPath: join(here, 'demo', 'stackd.demo.json'),
     demoDir: join(here, 'demo'),
+    docsPath: join(packageDir, 'README.md'),
     host: options.host,
     port: options.port,
     plugins: options.plugins,

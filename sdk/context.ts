@@ -27,6 +27,8 @@ export interface HostInfo {
   readonly stopBudgetMs: number;
   /** The host's own log file (`<data-dir>/logs/stackd.log`, DUMB's line format). */
   readonly logFile: string;
+  /** stackd's own documentation (the package's README.md), or null when not shipped. */
+  readonly docsPath: string | null;
 }
 
 /** How long before the end of the stop budget a stop hook's signal aborts. */

@@ -18,6 +18,8 @@ export interface HostOptions {
   readonly configPath: string | undefined;
   readonly demoPath: string;
   readonly demoDir: string;
+  /** stackd's own documentation (the package README), offered to plugins; absent in some tests. */
+  readonly docsPath?: string;
   /** Listen address; undefined falls back to `stackd.api_service`, then the defaults. */
   readonly host: string | undefined;
   readonly port: number | undefined;

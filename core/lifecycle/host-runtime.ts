@@ -190,6 +190,7 @@ export class HostRuntime implements RunningHost {
       baseUrl: () => this.baseUrl,
       stopBudgetMs: this.timeouts.stopMs,
       logFile: join(dataDir, 'logs', 'stackd.log'),
+      docsPath: this.options.docsPath ?? null,
     };
     const c = this.container;
     c.register(HOST_INFO, { useValue: info });

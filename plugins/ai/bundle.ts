@@ -18,6 +18,7 @@ import {
 } from '../../sdk/index.js';
 import type { MetricsHistoryPage, MetricsHistoryQuery } from '../../sdk/contracts/metrics-feed.js';
 import { diagnosticWindow, runtimeMetrics } from './diagnostic-window.js';
+import type { DocsContext } from './docs-context.js';
 import type { LedgerEvent } from './ledger.js';
 
 /** What a diagnose request asks to include. */
@@ -27,6 +28,9 @@ export interface BundleOptions {
   readonly include_process_list?: boolean;
   readonly include_change_history?: boolean;
   readonly include_metrics?: boolean;
+  readonly include_docs_context?: boolean;
+  readonly max_docs_chars?: number;
+  readonly question?: string;
   readonly max_log_chars?: number;
   readonly max_log_scan_mb?: number;
   readonly window_hours?: number;
@@ -43,6 +47,11 @@ export interface BundleSources {
   readonly graph?: () => DependencyGraphService | undefined;
   /** The latest metrics snapshot, when metrics run. */
   readonly metrics?: () => MetricsSnapshot | null;
+  /** Docs excerpts about a subject (local Markdown). */
+  readonly docs?: (
+    subject: { processName?: string; configKey?: string; question?: string | undefined },
+    maxChars: number | undefined,
+  ) => Promise<DocsContext>;
   /** Stored metrics history, when the metrics plugin runs. */
   readonly metricsHistory?: () =>
     ((query: MetricsHistoryQuery) => Promise<MetricsHistoryPage>) | undefined;
@@ -91,10 +100,22 @@ function envValues(document: JsonRecord): string[] {
   return values;
 }
 
-/** Scrub every string of a bundle. */
+/**
+ * Scrub every string of a bundle, one by one: redacting the serialized text instead could cut a
+ * JSON string open (a header-like line is redacted to its end, closing quote included).
+ */
 export function scrubBundle(bundle: Bundle, document: JsonRecord): Bundle {
   const secrets = [...collectSecretValues(document), ...envValues(document)];
-  return JSON.parse(scrubSecrets(redactText(JSON.stringify(bundle)), secrets)) as Bundle;
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === 'string') return scrubSecrets(redactText(value), secrets);
+    if (Array.isArray(value)) return value.map(scrub);
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [scrubSecrets(key, secrets), scrub(item)]),
+      );
+    return value;
+  };
+  return scrub(bundle) as Bundle;
 }
 
 /** The bundle of one process. */
@@ -144,6 +165,15 @@ export async function processBundle(
       system: snapshot.collectors.system ?? null,
     };
   }
+  if (options.include_docs_context !== false && sources.docs !== undefined)
+    bundle.docs_context = await sources.docs(
+      {
+        processName: entry.process_name,
+        configKey: entry.config_key,
+        question: options.question,
+      },
+      options.max_docs_chars,
+    );
   if (options.include_metrics !== false)
     bundle.runtime_metrics = await runtimeMetrics(
       sources.metricsHistory?.(),
@@ -155,7 +185,7 @@ export async function processBundle(
 }
 
 /** The bundle of the whole stack. */
-export function stackBundle(sources: BundleSources, options: BundleOptions): Bundle {
+export async function stackBundle(sources: BundleSources, options: BundleOptions): Promise<Bundle> {
   const document = sources.document();
   const supervisor = sources.supervisor();
   const bundle: Bundle = {
@@ -169,6 +199,11 @@ export function stackBundle(sources: BundleSources, options: BundleOptions): Bun
             status: supervisor?.state(entry.process_name)?.status ?? 'unknown',
           })),
   };
+  if (options.include_docs_context !== false && sources.docs !== undefined)
+    bundle.docs_context = await sources.docs(
+      { question: options.question },
+      options.max_docs_chars,
+    );
   if (options.include_change_history !== false) bundle.change_history = sources.history();
   return scrubBundle(bundle, document);
 }

@@ -40,7 +40,7 @@ export class DiagnosisService {
   ): Promise<DiagnoseResult> {
     const bundle =
       input.process_name === undefined
-        ? stackBundle(this.sources, input)
+        ? await stackBundle(this.sources, input)
         : await processBundle(this.sources, input.process_name, input);
     const target = this.settings.target();
     const base = {

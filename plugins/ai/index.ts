@@ -2,6 +2,7 @@
 import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
 import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
 import { DiagnosisService } from './diagnosis.js';
+import { docsContext } from './docs-context.js';
 import { Ledger } from './ledger.js';
 import { presetsRoute } from './routes/presets.js';
 import { activateProfileRoute, deleteProfileRoute, saveProfileRoute } from './routes/profiles.js';
@@ -29,6 +30,11 @@ export default definePlugin({
       history: () => ledger?.recent() ?? [],
       graph: () => ctx.optional(dependencyGraphRef),
       metrics: () => ctx.metricsFeed.latest(),
+      docs: (subject, maxChars) =>
+        docsContext(
+          { docsDir: process.env.STACKD_AI_DOCS_DIR, readmePath: ctx.host.docsPath, maxChars },
+          subject,
+        ),
       metricsHistory: () => {
         const feed = ctx.optional(metricsFeedRef);
         return feed === undefined ? undefined : (query) => feed.history(query);

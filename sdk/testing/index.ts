@@ -70,7 +70,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     return plugin.name;
   });
   const lines: string[] = [];
-  const { version } = findPackageRoot(here);
+  const { version, dir: packageDir } = findPackageRoot(here);
   const host = new HostRuntime({
     version,
     cwd: root,
@@ -78,6 +78,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     configPath,
     demoPath: join(here, '..', '..', 'host', 'demo', 'stackd.demo.json'),
     demoDir: join(here, '..', '..', 'host', 'demo'),
+    docsPath: join(packageDir, 'README.md'),
     host: '127.0.0.1',
     port: 0,
     plugins: specs,

@@ -54,6 +54,22 @@ test('a dry-run diagnose carries the window and the process metrics of both peri
   t.true(metrics.current.rss_bytes.maximum > 0);
   t.is(metrics.baseline.sample_count, 0, 'the host did not run in the previous period');
 
+  // Docs excerpts from stackd's own README, about the question asked.
+  const docs = await request(host.url, '/ai/diagnose', {
+    body: {
+      process_name: 'Worker',
+      dry_run: true,
+      question: 'how do notification webhooks retry?',
+    },
+  });
+  const context = docs.body.bundle.docs_context;
+  t.true(context.available, JSON.stringify(context).slice(0, 300));
+  t.regex(context.docs_root, /README\.md$/);
+  t.true(
+    context.sources.some((source: { title: string }) => /notification/i.test(source.title)),
+    context.sources.map((source: { title: string }) => source.title).join(', '),
+  );
+
   const none = await request(host.url, '/ai/diagnose', {
     body: { process_name: 'Worker', dry_run: true, comparison: 'none', include_metrics: false },
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { logFindings, processBundle } from '../../../plugins/ai/bundle.js';
+import { logFindings, processBundle, scrubBundle } from '../../../plugins/ai/bundle.js';
 import type { ProcessSupervisor } from '../../../sdk/index.js';
 
 test('the deep scan keeps the telling lines of the whole window, not only the tail', (t) => {
@@ -45,4 +45,20 @@ test('a process bundle: tail, findings, graph groups and metrics, scrubbed of se
   t.deepEqual((bundle.dependency_groups as Array<{ members: string[] }>)[0]?.members, ['Web']);
   t.like(bundle.metrics, { process: { cpu_percent: 3 } });
   t.false(JSON.stringify(bundle).includes('SuperSecretValue123'));
+});
+
+test('scrubbing works string by string: a header line inside a string cannot break the bundle', (t) => {
+  const document = { web: { enabled: true, env: { TOKEN: 'env-secret-value' } } };
+  const scrubbed = scrubBundle(
+    {
+      logs: 'start\nAuthorization: Bearer abcdefghijklmnop"} trailing\nenv-secret-value seen',
+      nested: [{ 'x-api-key': 'k' }],
+    },
+    document,
+  );
+  const logs = scrubbed.logs as string;
+  t.false(logs.includes('abcdefghijklmnop'));
+  t.false(logs.includes('env-secret-value'));
+  t.true(logs.startsWith('start\n'));
+  t.true(logs.endsWith('seen'));
 });

@@ -19,6 +19,7 @@ import {
 import type { MetricsHistoryPage, MetricsHistoryQuery } from '../../sdk/contracts/metrics-feed.js';
 import { diagnosticWindow, runtimeMetrics } from './diagnostic-window.js';
 import type { DocsContext } from './docs-context.js';
+import { PRODUCT_FACTS } from './product-facts.js';
 import type { LedgerEvent } from './ledger.js';
 
 /** What a diagnose request asks to include. */
@@ -75,7 +76,7 @@ export function logFindings(window: string): string[] {
 export type Bundle = Record<string, unknown>;
 
 /** The last `maxScanMb` of a log (the deep scan window). */
-async function scanWindow(path: string, maxScanMb: number): Promise<string> {
+export async function scanWindow(path: string, maxScanMb: number): Promise<string> {
   const handle = await open(path, 'r').catch(() => undefined);
   if (handle === undefined) return '';
   try {
@@ -131,6 +132,8 @@ export async function processBundle(
   const supervisor = sources.supervisor();
   const window = diagnosticWindow(options, sources.history());
   const bundle: Bundle = {
+    generated_at: new Date().toISOString(),
+    product: PRODUCT_FACTS,
     process_name: entry.process_name,
     config_key: entry.config_key,
     state: supervisor?.state(entry.process_name) ?? null,
@@ -179,30 +182,6 @@ export async function processBundle(
       sources.metricsHistory?.(),
       window,
       entry.process_name,
-    );
-  if (options.include_change_history !== false) bundle.change_history = sources.history();
-  return scrubBundle(bundle, document);
-}
-
-/** The bundle of the whole stack. */
-export async function stackBundle(sources: BundleSources, options: BundleOptions): Promise<Bundle> {
-  const document = sources.document();
-  const supervisor = sources.supervisor();
-  const bundle: Bundle = {
-    processes:
-      options.include_process_list === false
-        ? []
-        : listProcessEntries(document).map((entry) => ({
-            process_name: entry.process_name,
-            config_key: entry.config_key,
-            enabled: entry.block.enabled !== false,
-            status: supervisor?.state(entry.process_name)?.status ?? 'unknown',
-          })),
-  };
-  if (options.include_docs_context !== false && sources.docs !== undefined)
-    bundle.docs_context = await sources.docs(
-      { question: options.question },
-      options.max_docs_chars,
     );
   if (options.include_change_history !== false) bundle.change_history = sources.history();
   return scrubBundle(bundle, document);

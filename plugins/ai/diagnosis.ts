@@ -4,11 +4,12 @@ import type { Usage } from './adapters/types.js';
 import {
   compactForPrompt,
   processBundle,
-  stackBundle,
   type Bundle,
   type BundleSources,
   type BundleOptions,
 } from './bundle.js';
+import { IDENTITY_ANSWER, isIdentityQuestion } from './product-facts.js';
+import { compactStack, stackBundle } from './stack-bundle.js';
 import { complete } from './provider-client.js';
 import type { SessionStore } from './sessions.js';
 import type { SettingsStore } from './settings-store.js';
@@ -53,15 +54,18 @@ export class DiagnosisService {
     if (input.dry_run === true || !this.settings.enabled)
       return { ...base, analysis: '', usage: null, session_id: '' };
     const question = input.question?.trim() || 'What is wrong and what should I check?';
-    const bundleText = compactForPrompt(bundle);
+    const stack = input.process_name === undefined;
+    const bundleText = compactForPrompt(stack ? compactStack(bundle) : bundle);
     const answer = await complete(
       target,
       SYSTEM_PROMPT,
       `${question}\n\nBundle:\n${bundleText}`,
       signal,
     );
-    const session = this.sessions.create(bundleText, target, { question, answer: answer.text });
-    return { ...base, analysis: answer.text, usage: answer.usage, session_id: session.id };
+    // A stack question about what stackd is gets stackd's own answer (SPEC AI rule 10).
+    const analysis = stack && isIdentityQuestion(question) ? IDENTITY_ANSWER : answer.text;
+    const session = this.sessions.create(bundleText, target, { question, answer: analysis });
+    return { ...base, analysis, usage: answer.usage, session_id: session.id };
   }
 
   async followUp(sessionId: string, question: string, signal: AbortSignal) {

@@ -30,6 +30,7 @@ export interface BundleOptions {
   readonly include_change_history?: boolean;
   readonly include_metrics?: boolean;
   readonly include_docs_context?: boolean;
+  readonly include_native_diagnostics?: boolean;
   readonly max_docs_chars?: number;
   readonly question?: string;
   readonly max_log_chars?: number;
@@ -184,7 +185,59 @@ export async function processBundle(
       entry.process_name,
     );
   if (options.include_change_history !== false) bundle.change_history = sources.history();
+  if (options.include_native_diagnostics !== false)
+    bundle.native_diagnostics = {
+      collector: entry.config_key,
+      available: false,
+      reason: 'No native collector for this service; the generic diagnostics above apply.',
+    };
+  bundle.recommendations = recommendationsOf(bundle);
+  bundle.diagnostic_coverage = processCoverageOf(bundle);
   return scrubBundle(bundle, document);
+}
+
+const ERROR_LINE = /\b(error|exception|fatal|panic|traceback)\b/i;
+
+/** Review-only pointers from the bundle's own facts; nothing is applied automatically. */
+function recommendationsOf(bundle: Bundle) {
+  const review = { automatic_apply_supported: false, restart_required: false, risk: 'low' };
+  const out: Array<Record<string, unknown>> = [];
+  const findings = (bundle.log_findings as string[] | undefined) ?? [];
+  const errors = findings.filter((line) => ERROR_LINE.test(line)).length;
+  if (errors > 0)
+    out.push({
+      id: 'review-new-errors',
+      summary: `${errors} error line(s) in the scanned logs: read them first.`,
+      ...review,
+    });
+  const changes = (
+    bundle.runtime_metrics as { changes?: { cpu_percent_average_percent?: number } } | undefined
+  )?.changes;
+  const cpu = changes?.cpu_percent_average_percent;
+  if (cpu !== undefined && cpu >= 25)
+    out.push({
+      id: 'investigate-cpu-increase',
+      summary: `Average CPU rose ${cpu} % against the baseline.`,
+      ...review,
+    });
+  return out;
+}
+
+/** Which sources the bundle has; high with 5 or more, medium with 3 or 4, else low. */
+function processCoverageOf(bundle: Bundle) {
+  const flags = {
+    status: true,
+    config: bundle.service_config !== undefined,
+    dependency_graph: bundle.dependency_groups !== undefined,
+    retained_logs: typeof bundle.logs === 'string' && bundle.logs.length > 0,
+    metrics_history:
+      (bundle.runtime_metrics as { available?: boolean } | undefined)?.available === true,
+    change_history: Array.isArray(bundle.change_history) && bundle.change_history.length > 0,
+    native_collector: false,
+    docs: (bundle.docs_context as { available?: boolean } | undefined)?.available === true,
+  };
+  const present = Object.entries(flags).filter(([key, value]) => key !== 'status' && value).length;
+  return { ...flags, confidence_hint: present >= 5 ? 'high' : present >= 3 ? 'medium' : 'low' };
 }
 
 /** The bundle text given to a provider, compacted to a budget. */

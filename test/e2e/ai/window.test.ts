@@ -54,6 +54,15 @@ test('a dry-run diagnose carries the window and the process metrics of both peri
   t.true(metrics.current.rss_bytes.maximum > 0);
   t.is(metrics.baseline.sample_count, 0, 'the host did not run in the previous period');
 
+  t.like(bundle.diagnostic_coverage, {
+    status: true,
+    metrics_history: true,
+    native_collector: false,
+  });
+  t.true(['low', 'medium', 'high'].includes(bundle.diagnostic_coverage.confidence_hint));
+  t.like(bundle.native_diagnostics, { available: false });
+  t.true(Array.isArray(bundle.recommendations));
+
   // Docs excerpts from stackd's own README, about the question asked.
   const docs = await request(host.url, '/ai/diagnose', {
     body: {

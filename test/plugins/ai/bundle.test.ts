@@ -45,6 +45,11 @@ test('a process bundle: tail, findings, graph groups and metrics, scrubbed of se
   t.deepEqual((bundle.dependency_groups as Array<{ members: string[] }>)[0]?.members, ['Web']);
   t.like(bundle.metrics, { process: { cpu_percent: 3 } });
   t.false(JSON.stringify(bundle).includes('SuperSecretValue123'));
+  t.like((bundle.recommendations as unknown[])[0], {
+    id: 'review-new-errors',
+    automatic_apply_supported: false,
+  });
+  t.like(bundle.diagnostic_coverage, { config: true, dependency_graph: true, retained_logs: true });
 });
 
 test('scrubbing works string by string: a header line inside a string cannot break the bundle', (t) => {

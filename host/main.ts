@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** stackd's entry point: options → host boot → the listening line → stop on SIGTERM/SIGINT. */
+import './v8-settings.js';
 import 'reflect-metadata';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -42,8 +42,16 @@ export type HealthResult =
 export interface MetricsReader {
   /** The latest snapshot, or null before the first tick. */
   latest(): MetricsSnapshot | null;
-  /** Called after every tick with the new snapshot; returns an unsubscribe function. */
-  subscribe(listener: (snapshot: MetricsSnapshot) => void): () => void;
+  /**
+   * Called after every tick with the new snapshot; returns an unsubscribe function. `everyMs`
+   * is how often this consumer needs a snapshot: collection runs at the shortest interval any
+   * consumer asks for (never faster than a collector's own), so nobody pays for ticks that no
+   * one reads. Without it, every collector tick.
+   */
+  subscribe(
+    listener: (snapshot: MetricsSnapshot) => void,
+    options?: { readonly everyMs?: number },
+  ): () => void;
 }
 
 /** Lifecycle hook: receives a signal aborted when the hook overruns its time budget. */

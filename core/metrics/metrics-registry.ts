@@ -21,7 +21,10 @@ interface Collector {
 export class MetricsRegistry implements MetricsReader {
   private readonly collectors: Collector[] = [];
   private readonly samples = new Map<string, MetricsSample>();
-  private readonly listeners = new Set<(snapshot: MetricsSnapshot) => void>();
+  /** Subscribers and how often each needs a snapshot (0: every collector tick). */
+  private readonly listeners = new Map<(snapshot: MetricsSnapshot) => void, number>();
+  /** The demand the running timers were built for. */
+  private timerDemandMs = -1;
   private readonly timers: NodeJS.Timeout[] = [];
   private latestSnapshot: MetricsSnapshot | null = null;
   private started = false;
@@ -51,12 +54,21 @@ export class MetricsRegistry implements MetricsReader {
     if (this.listeners.size > 0) this.startTimers();
   }
 
+  /** The shortest interval any subscriber needs. */
+  private demandMs(): number {
+    return Math.min(...this.listeners.values());
+  }
+
   private startTimers(): void {
-    if (this.timers.length > 0) return;
+    const demand = this.demandMs();
+    if (this.timers.length > 0 && demand === this.timerDemandMs) return;
+    this.stopTimers();
+    this.timerDemandMs = demand;
     this.stopping = new AbortController();
     const groups = new Map<number, Collector[]>();
     for (const collector of this.collectors) {
-      const interval = Math.max(100, collector.definition.intervalMs ?? DEFAULT_INTERVAL_MS);
+      const own = collector.definition.intervalMs ?? DEFAULT_INTERVAL_MS;
+      const interval = Math.max(100, own, demand);
       groups.set(interval, [...(groups.get(interval) ?? []), collector]);
     }
     for (const [interval, group] of groups) {
@@ -88,12 +100,16 @@ export class MetricsRegistry implements MetricsReader {
     return this.latestSnapshot;
   }
 
-  subscribe(listener: (snapshot: MetricsSnapshot) => void): () => void {
-    this.listeners.add(listener);
+  subscribe(
+    listener: (snapshot: MetricsSnapshot) => void,
+    options: { readonly everyMs?: number } = {},
+  ): () => void {
+    this.listeners.set(listener, Math.max(0, options.everyMs ?? 0));
     if (this.started) this.startTimers();
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stopTimers();
+      else if (this.started) this.startTimers();
     };
   }
 
@@ -115,7 +131,7 @@ export class MetricsRegistry implements MetricsReader {
       timestamp: new Date().toISOString(),
       collectors: Object.fromEntries(this.samples),
     };
-    for (const listener of this.listeners) {
+    for (const listener of this.listeners.keys()) {
       try {
         listener(this.latestSnapshot);
       } catch (error) {

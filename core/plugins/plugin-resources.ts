@@ -132,7 +132,10 @@ export class PluginMetricsReader implements MetricsReader {
     return this.reader.latest();
   }
 
-  subscribe(listener: (snapshot: MetricsSnapshot) => void): () => void {
-    return this.subscriptions.keep(this.reader.subscribe(listener));
+  subscribe(
+    listener: (snapshot: MetricsSnapshot) => void,
+    options?: { readonly everyMs?: number },
+  ): () => void {
+    return this.subscriptions.keep(this.reader.subscribe(listener, options));
   }
 }

@@ -17,6 +17,7 @@ import {
 } from './routes/metrics-routes.js';
 import { registerMetricsStream } from './streams/metrics-stream.js';
 import { SystemCollector } from './system/system-collector.js';
+import { TickConsumer } from './tick-consumer.js';
 
 const DAY_MS = 86_400_000;
 
@@ -59,32 +60,32 @@ export default definePlugin({
     ctx.route(metricsHistoryRoute(feed));
     ctx.route(metricsHistorySeriesRoute(feed));
     ctx.route(metricsSeriesRoute(feed));
+    const consumer: TickConsumer = new TickConsumer(
+      ctx.metricsFeed,
+      feed,
+      (view) => publish(view),
+      {
+        intervalMs: config.interval_ms,
+        historyEveryMs: config.history_enabled ? config.history_interval_sec * 1000 : null,
+      },
+    );
     // /ws/metrics
-    const publish = registerMetricsStream(ctx, feed, config.interval_ms);
+    const publish = registerMetricsStream(ctx, feed, config.interval_ms, (clients) =>
+      consumer.clientsChanged(clients),
+    );
 
-    let unsubscribe: (() => void) | undefined;
     ctx.onStart(() => {
-      unsubscribe = ctx.metricsFeed.subscribe((snapshot) => {
-        const view = feed.accept(snapshot);
-        if (view !== null) publish(view);
-      });
-      if (!config.history_enabled) return;
+      if (!config.history_enabled) return consumer.start(undefined);
       const store = new MetricsHistoryStore(ctx.storage.openDatabase('history.sqlite'));
       feed.useStore(store);
-      const recorder = new HistoryRecorder(
-        store,
-        {
-          maxAgeMs: config.history_retention_days * DAY_MS,
-          maxBytes: config.history_max_mb * 1024 * 1024,
-        },
-        ctx.logger,
-      );
-      ctx.tasks.every('metrics-history', config.history_interval_sec * 1000, () => {
-        recorder.record(feed.latest());
-      });
+      const retention = {
+        maxAgeMs: config.history_retention_days * DAY_MS,
+        maxBytes: config.history_max_mb * 1024 * 1024,
+      };
+      consumer.start(new HistoryRecorder(store, retention, ctx.logger));
     });
     ctx.onStop(() => {
-      unsubscribe?.();
+      consumer.stop();
       feed.useStore(null);
     });
   },

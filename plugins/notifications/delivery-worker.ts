@@ -15,6 +15,10 @@ const BATCH = 20;
 const DISABLED_POSTPONE_SEC = 30;
 
 /** Sends what is due. */
+const LOCKED_RETRY_MS = 1000;
+const HELD_RECHECK_MS = 30_000;
+const MAX_SLEEP_MS = 60_000;
+
 export class DeliveryWorker {
   private readonly inFlight = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -45,16 +49,25 @@ export class DeliveryWorker {
     while (this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
+  /**
+   * Sleep until the next row is due. With nothing queued there is no timer at all: new rows
+   * wake the worker. Rows held while notifications are off are looked at again after a while
+   * (a config change wakes it sooner); a locked store is retried after a second.
+   */
   private schedule(): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    let delayMs = 1000;
+    this.timer = undefined;
+    let delayMs: number | null = LOCKED_RETRY_MS;
     try {
       const next = this.store.nextDueAt();
-      if (next !== null) delayMs = Math.min(1000, Math.max(10, next * 1000 - Date.now()));
+      if (next === null) delayMs = null;
+      else if (!this.config().enabled) delayMs = HELD_RECHECK_MS;
+      else delayMs = Math.min(MAX_SLEEP_MS, Math.max(10, next * 1000 - Date.now()));
     } catch {
       /* locked: the next pass tries again */
     }
+    if (delayMs === null) return;
     this.timer = setTimeout(() => this.pass(), delayMs);
     this.timer.unref();
   }

@@ -15,7 +15,10 @@ export function registerMetricsStream(
   ctx: PluginContext<unknown>,
   feed: MetricsFeedService,
   tickMs: number,
+  /** Told how many clients are connected after each change (ticks speed up for them). */
+  onClients: (count: number) => void = () => undefined,
 ): (snapshot: MetricsSnapshotView) => void {
+  let clients = 0;
   const schedule = new FrameSchedule(tickMs);
   const handle = ctx.stream({
     path: '/ws/metrics',
@@ -27,6 +30,7 @@ export function registerMetricsStream(
     overflow: 'latest-only',
     onOpen: async (client) => {
       schedule.add(client.id, client.query.interval, performance.now());
+      onClients((clients += 1));
       const query = client.query;
       const snapshot = toDashboardSnapshot(await feed.latestOrFresh());
       if (!query.bootstrap && !query.history) {
@@ -48,7 +52,10 @@ export function registerMetricsStream(
           bucket_seconds: history.bucket_seconds,
         });
     },
-    onClose: (client) => schedule.remove(client.id),
+    onClose: (client) => {
+      schedule.remove(client.id);
+      onClients((clients = Math.max(0, clients - 1)));
+    },
   });
   return (snapshot) => {
     if (handle.clientCount === 0) return;

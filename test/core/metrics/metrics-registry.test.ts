@@ -38,6 +38,28 @@ test('nothing is collected until someone subscribes, and collection stops with t
   t.true(a.calls() <= stoppedAt + 1, 'at most the tick in flight completes');
 });
 
+test('collection runs as often as the most demanding subscriber needs, not faster', async (t) => {
+  const registry = new MetricsRegistry(logger);
+  const a = counting(registry, 'a');
+  registry.start();
+  t.teardown(() => registry.stop());
+  const slow = registry.subscribe(() => undefined, { everyMs: 1000 });
+  const since = Date.now();
+  await eventually(() => Date.now() - since > 1500, { what: 'a second and a half' });
+  // A 100 ms collector under a 1 s demand: the tick at subscribe, then one a second.
+  t.true(a.calls() <= 3, `${a.calls()} collections`);
+
+  const fast = registry.subscribe(() => undefined, { everyMs: 100 });
+  const before = a.calls();
+  await eventually(() => a.calls() >= before + 5, { what: 'full pace for the fast one' });
+  fast();
+  const after = a.calls();
+  const quiet = Date.now();
+  await eventually(() => Date.now() - quiet > 700, { what: 'back to the slow pace' });
+  t.true(a.calls() <= after + 2, `${a.calls() - after} collections after the fast one left`);
+  slow();
+});
+
 test('collector names are unique across plugins', (t) => {
   const registry = new MetricsRegistry(logger);
   registry.add('one', { name: 'system', collect: () => ({}) });

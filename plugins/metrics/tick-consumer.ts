@@ -1,0 +1,80 @@
+/**
+ * The metrics plugin's one subscription to core's ticks. It asks for `interval_ms` ticks only
+ * while someone streams; otherwise only as often as history (or, without it, the notification
+ * thresholds' default 30 s) needs a snapshot, so an idle host is not woken for nothing. Each
+ * new snapshot is published to the stream and written to history when due (no second timer).
+ */
+import type { MetricsReader } from '../../sdk/index.js';
+import type { MetricsSnapshotView } from '../../sdk/contracts/metrics-feed.js';
+import type { HistoryRecorder } from './history/history-recorder.js';
+import type { MetricsFeedService } from './metrics-feed-service.js';
+
+const IDLE_DEMAND_MS = 30_000;
+
+export interface TickConsumerOptions {
+  readonly intervalMs: number;
+  /** History interval in ms, or null without history. */
+  readonly historyEveryMs: number | null;
+}
+
+export class TickConsumer {
+  private unsubscribe: (() => void) | undefined;
+  private demandMs = 0;
+  private recorder: HistoryRecorder | undefined;
+  private lastRecordMs = Number.NEGATIVE_INFINITY;
+  private readonly idleMs: number;
+  private started = false;
+
+  constructor(
+    private readonly reader: MetricsReader,
+    private readonly feed: MetricsFeedService,
+    private readonly publish: (view: MetricsSnapshotView) => void,
+    private readonly options: TickConsumerOptions,
+  ) {
+    this.idleMs = Math.min(options.historyEveryMs ?? IDLE_DEMAND_MS, IDLE_DEMAND_MS);
+  }
+
+  /** Begin consuming at the idle pace; history is written once a recorder is attached. */
+  start(recorder: HistoryRecorder | undefined): void {
+    this.started = true;
+    this.recorder = recorder;
+    this.demand(this.idleMs);
+  }
+
+  stop(): void {
+    this.started = false;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** Stream clients changed: full pace while there are any. */
+  clientsChanged(count: number): void {
+    if (this.started) this.demand(count > 0 ? this.options.intervalMs : this.idleMs);
+  }
+
+  private demand(everyMs: number): void {
+    if (everyMs === this.demandMs && this.unsubscribe !== undefined) return;
+    const previous = this.unsubscribe;
+    this.demandMs = everyMs;
+    this.unsubscribe = this.reader.subscribe(
+      (snapshot) => {
+        const view = this.feed.accept(snapshot);
+        if (view === null) return;
+        this.publish(view);
+        this.recordWhenDue(view);
+      },
+      { everyMs },
+    );
+    previous?.();
+  }
+
+  // A tick up to half a collection interval early still counts as due.
+  private recordWhenDue(view: MetricsSnapshotView): void {
+    const every = this.options.historyEveryMs;
+    if (this.recorder === undefined || every === null) return;
+    const now = Date.now();
+    if (now - this.lastRecordMs < every - this.options.intervalMs / 2) return;
+    this.lastRecordMs = now;
+    this.recorder.record(view, now);
+  }
+}

@@ -7,7 +7,11 @@ export type MetricsSample = Readonly<Record<string, unknown>>;
 export interface MetricsCollectorDefinition {
   /** Key of this collector's sample in the snapshot (`system`, `processes`). */
   readonly name: string;
-  /** Collection interval; collectors with equal intervals share one timer. Default 2000 ms. */
+  /**
+   * Collection interval; collectors with equal intervals share one timer. Never faster than
+   * consumers ask for; without one, the collector follows the consumers' pace (2000 ms when
+   * they name none).
+   */
   readonly intervalMs?: number;
   /** Collect one sample. Aborted when the tick overruns or the host stops. */
   collect(signal: AbortSignal): Promise<MetricsSample> | MetricsSample;

@@ -67,7 +67,8 @@ export class MetricsRegistry implements MetricsReader {
     this.stopping = new AbortController();
     const groups = new Map<number, Collector[]>();
     for (const collector of this.collectors) {
-      const own = collector.definition.intervalMs ?? DEFAULT_INTERVAL_MS;
+      // A collector without its own interval follows the demand (the default when none is set).
+      const own = collector.definition.intervalMs ?? (demand > 0 ? demand : DEFAULT_INTERVAL_MS);
       const interval = Math.max(100, own, demand);
       groups.set(interval, [...(groups.get(interval) ?? []), collector]);
     }

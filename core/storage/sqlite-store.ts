@@ -3,11 +3,18 @@
  * library behind the sdk's small `Database` interface so plugins never see the library.
  */
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import sqlite from 'node-sqlite3-wasm';
+import type sqliteLibrary from 'node-sqlite3-wasm';
 import type { Database, SqlParams, SqlRow } from '../../sdk/storage.js';
 
-type LibraryParams = Parameters<sqlite.Database['run']>[1];
+type LibraryParams = Parameters<sqliteLibrary.Database['run']>[1];
+
+// Loaded on the first open, once for every plugin: a host whose plugins keep no database never
+// compiles SQLite's WebAssembly (several MiB of resident memory).
+let library: typeof sqliteLibrary | undefined;
+const loadLibrary = (): typeof sqliteLibrary =>
+  (library ??= createRequire(import.meta.url)('node-sqlite3-wasm') as typeof sqliteLibrary);
 
 /** Open (or create) a database file; WAL is not available in the wasm VFS, so a journal is used. */
 export function openSqlite(file: string): Database {
@@ -15,7 +22,7 @@ export function openSqlite(file: string): Database {
   // The wasm VFS locks with a `<file>.lock` directory; one left by a crashed host would make
   // every later open fail with SQLITE_BUSY. The data dir belongs to one host, so it is stale.
   rmSync(`${file}.lock`, { recursive: true, force: true });
-  const db = new sqlite.Database(file);
+  const db = new (loadLibrary().Database)(file);
   // The library creates the file with the default mode; databases hold users and secrets.
   chmodSync(file, 0o600);
   db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
@@ -23,7 +30,7 @@ export function openSqlite(file: string): Database {
 }
 
 class SqliteDatabase implements Database {
-  constructor(private readonly db: sqlite.Database) {}
+  constructor(private readonly db: sqliteLibrary.Database) {}
 
   exec(sql: string): void {
     this.db.exec(sql);

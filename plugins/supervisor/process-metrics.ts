@@ -14,7 +14,7 @@ import type {
 
 /** Options of {@link createProcessMetricsCollector}. */
 export interface ProcessMetricsOptions {
-  /** Collection interval; use the system collector's so both share one timer. Default 2000. */
+  /** Collection interval; default: the pace metrics consumers ask for. */
   readonly intervalMs?: number;
 }
 
@@ -90,7 +90,9 @@ export function createProcessMetricsCollector(
 ): MetricsCollectorDefinition {
   return {
     name: 'processes',
-    intervalMs: options.intervalMs ?? 2000,
+    // Without an interval of its own it samples at the pace consumers ask for
+    // (stackd.metrics.interval_ms while someone streams), like the system collector.
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     collect: () => collectProcessMetrics(supervisor),
   };
 }

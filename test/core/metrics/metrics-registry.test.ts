@@ -60,6 +60,20 @@ test('collection runs as often as the most demanding subscriber needs, not faste
   slow();
 });
 
+test('a collector without an interval of its own follows the consumers pace', async (t) => {
+  const registry = new MetricsRegistry(logger);
+  let calls = 0;
+  registry.add('test', { name: 'follower', collect: () => ({ n: ++calls }) });
+  registry.start();
+  t.teardown(() => registry.stop());
+  const unsubscribe = registry.subscribe(() => undefined, { everyMs: 250 });
+  const since = Date.now();
+  await eventually(() => Date.now() - since > 1100, { what: 'a second' });
+  unsubscribe();
+  // At 250 ms: the tick at subscribe and about four more; the 2 s default would give one.
+  t.true(calls >= 3 && calls <= 7, `${calls} collections`);
+});
+
 test('collector names are unique across plugins', (t) => {
   const registry = new MetricsRegistry(logger);
   registry.add('one', { name: 'system', collect: () => ({}) });

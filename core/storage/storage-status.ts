@@ -11,10 +11,17 @@ import type { StorageErrorKind, StorageFailureKind } from './storage-failure.js'
 const MIN_FREE_BYTES = 1024 * 1024;
 /** Failures older than this no longer make the host unhealthy. */
 const RECENT_MS = 60_000;
+/**
+ * A free-space reading is reused this long: /health may be polled thousands of times a second
+ * (load balancers, a benchmark), and a statfs through the thread pool per request cut its
+ * throughput by half. A disk filling up is still seen within the second.
+ */
+const FREE_SPACE_TTL_MS = 1000;
 
 /** Free space and recent failures of one data dir. */
 export class StorageStatus {
   private lastFailure: { kind: StorageFailureKind; at: number; count: number } | undefined;
+  private freeSpace: { at: number; bytes: Promise<number | null> } | undefined;
 
   constructor(readonly dataDir: string) {}
 
@@ -54,17 +61,14 @@ export class StorageStatus {
   /** Unhealthy while the data dir is (nearly) full or writes failed within the last minute. */
   async health(): Promise<HealthResult> {
     let spaceBack = false;
-    try {
-      const stats = await statfs(this.dataDir);
-      const free = stats.bavail * stats.bsize;
+    const free = await this.freeBytes();
+    if (free !== null) {
       if (free < MIN_FREE_BYTES)
         return {
           healthy: false,
           details: `data dir ${this.dataDir} is full (${Math.floor(free / 1024)} KiB free)`,
         };
       spaceBack = true;
-    } catch {
-      /* statfs unsupported: rely on the failures seen */
     }
     const failure = this.lastFailure;
     // A full disk that has space again is healthy at once; other failures count for a minute.
@@ -75,5 +79,20 @@ export class StorageStatus {
         details: `writes to the data dir ${this.dataDir} failed (${failure.kind === 'full' ? 'no space left' : 'unwritable'}, ${failure.count}× in the last minute)`,
       };
     return { healthy: true };
+  }
+
+  /** Free bytes of the data dir (null when statfs is unsupported), read at most once a second. */
+  private freeBytes(): Promise<number | null> {
+    const now = Date.now();
+    if (this.freeSpace === undefined || now - this.freeSpace.at >= FREE_SPACE_TTL_MS)
+      this.freeSpace = {
+        at: now,
+        // statfs unsupported: rely on the failures seen.
+        bytes: statfs(this.dataDir).then(
+          (stats) => stats.bavail * stats.bsize,
+          () => null,
+        ),
+      };
+    return this.freeSpace.bytes;
   }
 }

@@ -86,7 +86,7 @@ export const LogStreamQuery = Type.Object({
     Type.Union([Type.Literal('text'), Type.Literal('json')], {
       description:
         'text (default, what the DUMB dashboard parses): plain text frames of lines ' +
-        '`<ISO time> - INFO - <process name> subprocess: <line>`; json: one ' +
+        '`<ISO time> - <LEVEL> - <process name> subprocess: <line>` (the level the line starts with, else INFO); json: one ' +
         '`{type: "logs", process_name, lines}` object per read batch.',
     }),
   ),

@@ -4,6 +4,7 @@
  * Frames are text lines in DUMB's format by default (the dashboard drops anything else,
  * DECISIONS #27), or JSON objects with `?format=json`.
  */
+import { dumbLogLine } from './dumb-log-line.js';
 import type { PluginContext } from '../../../sdk/index.js';
 import { LogStreamFrame, LogStreamQuery } from '../logs/log-schemas.js';
 import type { LogRouteDeps } from '../routes/log-routes.js';
@@ -18,7 +19,7 @@ export function registerLogStream(ctx: PluginContext<unknown>, deps: LogRouteDep
     summary: 'Live log lines of every process (or one)',
     description:
       'One frame per read batch of a process. Default (DUMB format): a text frame of the ' +
-      "batch's lines, each `<ISO time> - INFO - <process name> subprocess: <line>`; with " +
+      "batch's lines, each `<ISO time> - <LEVEL> - <process name> subprocess: <line>` (the level the line starts with, else INFO); with " +
       '`format=json`: `{type: "logs", process_name, lines}`. Lines are redacted. No replay: use ' +
       'GET /logs for history. A slow client loses its oldest frames. The text `ping` (or ' +
       '`{"type":"ping"}`) is answered with `pong`.',
@@ -53,7 +54,7 @@ export function registerLogStream(ctx: PluginContext<unknown>, deps: LogRouteDep
       if (jsonClients.size < stream.clientCount) {
         const time = new Date().toISOString();
         const text = batch.lines
-          .map((line) => `${time} - INFO - ${batch.process_name} subprocess: ${line}`)
+          .map((line) => dumbLogLine(time, batch.process_name, line))
           .join('\n');
         stream.publish(text, (client) => !jsonClients.has(client.id) && wants(client.id));
       }

@@ -26,9 +26,8 @@ type Decision =
       readonly target: string;
       readonly current_target: string | null;
     }
-  | { readonly kind: 'directory'; readonly link_path: string; readonly target: string }
   | {
-      readonly kind: 'create' | 'overwrite';
+      readonly kind: 'directory' | 'create' | 'overwrite';
       readonly link_path: string;
       readonly target: string;
       readonly current_target: string | null;
@@ -57,9 +56,22 @@ async function decide(entry: unknown, options: RestoreOptions): Promise<Decision
   if (current === target) return { kind: 'unchanged', link_path: linkPath, target };
   if (!options.overwriteExisting)
     return { kind: 'existing', link_path: linkPath, target, current_target: current };
-  if (kind === 'dir') return { kind: 'directory', link_path: linkPath, target };
+  if (kind === 'dir')
+    return { kind: 'directory', link_path: linkPath, target, current_target: null };
   return { kind: 'overwrite', link_path: linkPath, target, current_target: current };
 }
+
+type Counts = Record<'restored' | 'existing' | 'unchanged' | 'invalid' | 'missing', number>;
+
+/** The counter a decision that writes nothing adds to; the others restore (or would). */
+const SKIPPED: Partial<Record<Decision['kind'], keyof Counts>> = {
+  invalid: 'invalid',
+  missing_target: 'missing',
+  unchanged: 'unchanged',
+  existing: 'existing',
+};
+
+const noCounts = (): Counts => ({ restored: 0, existing: 0, unchanged: 0, invalid: 0, missing: 0 });
 
 /** Restore progress. */
 export interface RestoreProgress {
@@ -81,40 +93,27 @@ export async function runRestore(
   },
 ) {
   const errors = new CappedList<{ link_path: string; error: string }>(options.maxListed);
-  const counts = { restored: 0, existing: 0, unchanged: 0, invalid: 0, missing: 0 };
+  const counts = noCounts();
   const total = manifest.entries.length;
   for (const [index, entry] of manifest.entries.entries()) {
     const decision = await decide(entry, options);
-    switch (decision.kind) {
-      case 'invalid':
-        counts.invalid += 1;
-        break;
-      case 'missing_target':
-        counts.missing += 1;
-        break;
-      case 'unchanged':
-        counts.unchanged += 1;
-        break;
-      case 'existing':
-        counts.existing += 1;
-        break;
-      case 'directory':
+    const skipped = SKIPPED[decision.kind];
+    if (skipped !== undefined) counts[skipped] += 1;
+    else if (decision.kind === 'directory')
+      errors.push({
+        link_path: decision.link_path,
+        error: 'Existing path is a real directory; cannot overwrite.',
+      });
+    else if (decision.kind === 'create' || decision.kind === 'overwrite')
+      try {
+        if (!options.dryRun) await placeLink(decision.link_path, decision.target);
+        counts.restored += 1;
+      } catch (error) {
         errors.push({
           link_path: decision.link_path,
-          error: 'Existing path is a real directory; cannot overwrite.',
+          error: error instanceof Error ? error.message : String(error),
         });
-        break;
-      default:
-        try {
-          if (!options.dryRun) await placeLink(decision.link_path, decision.target);
-          counts.restored += 1;
-        } catch (error) {
-          errors.push({
-            link_path: decision.link_path,
-            error: error instanceof Error ? error.message : String(error),
-          });
-        }
-    }
+      }
     if ((index + 1) % 2000 === 0 || index + 1 === total)
       options.onProgress?.({
         stage: 'processing',
@@ -160,72 +159,38 @@ export interface SampleChange {
   readonly current_target?: string | null;
 }
 
+const PREVIEW_ACTION: Record<Exclude<Decision['kind'], 'invalid'>, SampleChange['action']> = {
+  missing_target: 'skip_missing_target',
+  unchanged: 'skip_unchanged',
+  existing: 'skip_existing',
+  directory: 'overwrite',
+  create: 'create',
+  overwrite: 'overwrite',
+};
+
 /** Preview a restore: projected counts and the first `sampleLimit` actions. */
 export async function compareManifest(
   manifestPath: string,
   manifest: ManifestContent,
   options: RestoreOptions & { readonly sampleLimit: number },
 ) {
-  const counts = { restored: 0, existing: 0, unchanged: 0, invalid: 0, missing: 0 };
+  const counts = noCounts();
   const samples: SampleChange[] = [];
-  const sample = (change: SampleChange): void => {
-    if (samples.length < options.sampleLimit) samples.push(change);
-  };
   for (const entry of manifest.entries) {
     const decision = await decide(entry, options);
-    switch (decision.kind) {
-      case 'invalid':
-        counts.invalid += 1;
-        break;
-      case 'missing_target':
-        counts.missing += 1;
-        sample({
-          action: 'skip_missing_target',
-          link_path: decision.link_path,
-          target: decision.target,
-        });
-        break;
-      case 'unchanged':
-        counts.unchanged += 1;
-        sample({
-          action: 'skip_unchanged',
-          link_path: decision.link_path,
-          target: decision.target,
-        });
-        break;
-      case 'existing':
-        counts.existing += 1;
-        sample({
-          action: 'skip_existing',
-          link_path: decision.link_path,
-          target: decision.target,
-          current_target: decision.current_target,
-        });
-        break;
-      case 'directory':
-        // A restore would refuse; the preview counts it as the overwrite it was asked for.
-        counts.restored += 1;
-        sample({
-          action: 'overwrite',
-          link_path: decision.link_path,
-          target: decision.target,
-          current_target: null,
-        });
-        break;
-      case 'create':
-        counts.restored += 1;
-        sample({ action: 'create', link_path: decision.link_path, target: decision.target });
-        break;
-      case 'overwrite':
-        counts.restored += 1;
-        sample({
-          action: 'overwrite',
-          link_path: decision.link_path,
-          target: decision.target,
-          current_target: decision.current_target,
-        });
-        break;
-    }
+    const skipped = SKIPPED[decision.kind];
+    // A restore would refuse a real directory; the preview counts the overwrite it was asked for.
+    counts[skipped ?? 'restored'] += 1;
+    if (decision.kind === 'invalid' || samples.length >= options.sampleLimit) continue;
+    const { link_path, target } = decision;
+    samples.push({
+      action: PREVIEW_ACTION[decision.kind],
+      link_path,
+      target,
+      ...('current_target' in decision && decision.kind !== 'create'
+        ? { current_target: decision.current_target }
+        : {}),
+    });
   }
   return {
     manifest_path: manifestPath,

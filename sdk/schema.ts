@@ -32,6 +32,9 @@ export type ErrorBody = Static<typeof ErrorBody>;
 /** A plain `{ message }` acknowledgement body. */
 export const MessageBody = Type.Object({ message: Type.String() });
 
+/** `schema` or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 /** A string enum as a JSON-Schema `enum` (OpenAPI renders it as one list). */
 export function StringEnum<const T extends readonly string[]>(
   values: T,

@@ -14,6 +14,7 @@ import {
   type DependencyGraphService,
   type JsonRecord,
   type MetricsSnapshot,
+  type ProcessEntry,
   type ProcessSupervisor,
 } from '../../sdk/index.js';
 import type { MetricsHistoryPage, MetricsHistoryQuery } from '../../sdk/contracts/metrics-feed.js';
@@ -102,6 +103,13 @@ function envValues(document: JsonRecord): string[] {
   return values;
 }
 
+/** A process block as a bundle shows it: secrets redacted, the environment left out. */
+export function redactedBlock(entry: ProcessEntry): JsonRecord {
+  const rest = { ...entry.block };
+  delete rest.env;
+  return redactConfig(rest);
+}
+
 /**
  * Scrub every string of a bundle, one by one: redacting the serialized text instead could cut a
  * JSON string open (a header-like line is redacted to its end, closing quote included).
@@ -140,11 +148,7 @@ export async function processBundle(
     state: supervisor?.state(entry.process_name) ?? null,
     diagnostic_window: window,
   };
-  if (options.include_service_config !== false) {
-    const rest = { ...entry.block };
-    delete rest.env;
-    bundle.service_config = redactConfig(rest);
-  }
+  if (options.include_service_config !== false) bundle.service_config = redactedBlock(entry);
   if (options.include_logs !== false) {
     const file = supervisor?.logFile(entry.process_name) ?? null;
     const window = file === null ? '' : await scanWindow(file, options.max_log_scan_mb ?? 4);

@@ -4,9 +4,10 @@
  * the telling lines of their logs, each service's runtime metrics over the window, which sources
  * were available (and so how confident an answer can be), docs excerpts and change history.
  */
-import { listProcessEntries, redactConfig, type ProcessEntry } from '../../sdk/index.js';
+import { listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
 import {
   logFindings,
+  redactedBlock,
   scanWindow,
   scrubBundle,
   type Bundle,
@@ -103,11 +104,7 @@ export async function stackBundle(sources: BundleSources, options: BundleOptions
     bundle.service_configs = Object.fromEntries(
       entries
         .filter((entry) => entry.block.enabled !== false)
-        .map((entry) => {
-          const rest = { ...entry.block };
-          delete rest.env;
-          return [entry.process_name, redactConfig(rest)];
-        }),
+        .map((entry) => [entry.process_name, redactedBlock(entry)]),
     );
   const targets = logTargets(rows, question);
   const supervisor = sources.supervisor();

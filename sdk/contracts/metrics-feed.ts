@@ -3,10 +3,9 @@
  * plugins that watch the stack (notification thresholds, AI diagnostics). The schemas below are
  * the one source of the wire shape (`GET /metrics`, `/ws/metrics`, history items) and its types.
  */
-import { StringEnum, Type, type Static, type TSchema } from '../schema.js';
+import { Nullable, StringEnum, Type, type Static } from '../schema.js';
 import { createServiceRef } from '../services.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Bytes = (description: string) => Type.Number({ minimum: 0, description });
 const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 const BytesPerSecond = (description: string) =>

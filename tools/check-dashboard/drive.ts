@@ -4,7 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../../test/helpers/chromium.js';
 
 export interface Finding {
   readonly page: string;
@@ -46,18 +47,7 @@ export async function driveDashboard(baseUrl: string, shotsDir: string): Promise
   const screenshots: string[] = [];
   const notes: string[] = [];
   let current = 'start';
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
     // This machine has no internet. The dashboard's calls to public sites (GitHub contributor

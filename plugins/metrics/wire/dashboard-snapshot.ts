@@ -5,7 +5,7 @@
  * supervised processes as `dumb_managed[]`. stackd's own fields (`system.memory`,
  * `filesystems[].total_bytes`, `network`, `processes` keyed by name, `taken_at`) stay beside them.
  */
-import { Type, type Static, type TSchema } from '../../../sdk/index.js';
+import { Nullable, Type, type Static } from '../../../sdk/index.js';
 import {
   FilesystemMetrics,
   NetworkInterfaceMetrics,
@@ -14,7 +14,6 @@ import {
   type MetricsSnapshotView,
 } from '../../../sdk/contracts/metrics-feed.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Num = Nullable(Type.Number());
 
 const DashboardFilesystem = Type.Object({

@@ -4,12 +4,11 @@
  * bucket, then an even stride that keeps the newest), plus aligned series with rates from
  * counters (null on the first point, a gap or a counter reset) and min/max per series.
  */
-import { Type, type Static, type TSchema } from '../../../sdk/index.js';
+import { Nullable, Type, type Static } from '../../../sdk/index.js';
 import type { MetricsSnapshotView } from '../../../sdk/contracts/metrics-feed.js';
 import { DashboardSnapshot, toDashboardSnapshot } from './dashboard-snapshot.js';
 
 const MIN_BUCKET_SEC = 5;
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Values = Type.Array(Nullable(Type.Number()));
 const MinMax = Nullable(Type.Object({ min: Type.Number(), max: Type.Number() }));
 

@@ -1,27 +1,14 @@
 /** /docs renders in a real headless Chromium and lists the routes. */
 import { existsSync } from 'node:fs';
 import test from 'ava';
-import { chromium } from 'playwright-core';
 import { HELLO_PLUGIN_DIR } from '../../helpers/fixture-paths.js';
 import { startHost } from '../../helpers/start-host.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_PATH as CHROMIUM, launchChromium } from '../../helpers/chromium.js';
 
 test('Swagger UI renders the operations of every plugin', async (t) => {
   t.true(existsSync(CHROMIUM), `Chromium is installed at ${CHROMIUM} (.ci/run installs it)`);
   const host = await startHost({ plugins: [HELLO_PLUGIN_DIR] });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(new URL('/docs', host.url).href);

@@ -113,20 +113,22 @@ function toRecord(row: Row): DeliveryRecord {
 }
 
 /** A delivery to insert. */
-export interface NewDelivery {
-  readonly event_id: string;
-  readonly destination_id: string;
-  readonly destination_name: string;
-  readonly event_type: string;
-  readonly severity: string;
-  readonly title: string;
-  readonly body: string;
-  readonly service_name: string | null;
+export type NewDelivery = Pick<
+  DeliveryRecord,
+  | 'event_id'
+  | 'destination_id'
+  | 'destination_name'
+  | 'event_type'
+  | 'severity'
+  | 'title'
+  | 'body'
+  | 'service_name'
+  | 'forced'
+  | 'metadata'
+> & {
   readonly status: 'queued' | 'suppressed';
-  readonly forced: boolean;
   readonly allowDisabled: boolean;
-  readonly metadata: Record<string, unknown>;
-}
+};
 
 /** The delivery database, or its absence while locked. */
 export class DeliveryStore {

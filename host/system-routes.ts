@@ -12,6 +12,7 @@ import type { RunningHost } from '../core/lifecycle/host-runtime.js';
 import { buildOpenApi } from '../core/schema/openapi.js';
 import { SPEC_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
+import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
 
 const HealthBody = Type.Union([
   Type.Object({ status: Type.Literal('healthy') }),
@@ -39,6 +40,10 @@ function prefixOf(path: string, page: string): string {
 
 /** The system routes of a running host. */
 export function systemRoutes(host: RunningHost, version: string): AnyRouteDefinition[] {
+  // The host's own flags: its routes below exist as soon as it serves.
+  host.capabilities.declare('host', [RUNTIME_LOG_LEVEL_FLAG]);
+  host.capabilities.set('host', RUNTIME_LOG_LEVEL_FLAG, true);
+  host.capabilities.markStarted('host');
   let openapi: string | undefined;
   const openApiText = (): string => {
     openapi ??= JSON.stringify(
@@ -56,6 +61,7 @@ export function systemRoutes(host: RunningHost, version: string): AnyRouteDefini
     return openapi;
   };
   return [
+    ...runtimeLogLevelRoutes(host.sink),
     eraseRoute(
       defineRoute({
         method: 'GET',

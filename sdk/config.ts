@@ -34,15 +34,19 @@ export interface ConfigChange {
 export type ConfigValidator = (candidate: Readonly<JsonRecord>) => void;
 
 /**
- * A top-level key shown and accepted in a client's layout but stored elsewhere: GET /config adds
- * `read(document)` under `key`, and a global POST /config update of `key` goes through `write`
- * instead of being merged (DUMB's dashboard edits request sync as `seerr_sync`, stackd keeps it
- * in `stackd.sync`). Redaction applies to what `read` returns as to the document.
+ * A place in a client's layout of the document that a plugin fills from where stackd keeps the
+ * data: GET /config shows `read(document)` at `path`, and a global POST /config update reaching
+ * `path` goes through `write` instead of being merged; the rest of the update merges as usual
+ * (DUMB's dashboard edits request sync as `seerr_sync` and its metrics settings as
+ * `dumb.metrics`; stackd keeps them in `stackd.sync` and `stackd.metrics`). The view owns its
+ * path: a value stored there is not shown and is removed by the next write. Redaction applies
+ * to what `read` returns as to the document.
  */
 export interface ConfigView {
-  readonly key: string;
+  /** Keys from the document root, e.g. `['dumb', 'metrics']`. */
+  readonly path: readonly string[];
   read(document: Readonly<JsonRecord>): JsonRecord;
-  /** Apply an update of `key` to the draft document (throw an InputError to refuse it). */
+  /** Apply an update at `path` to the draft document (throw an InputError to refuse it). */
   write(draft: JsonRecord, update: JsonRecord): void;
 }
 

@@ -1,4 +1,5 @@
 /** What the host is given before boot, and what system routes and tests see of a running host. */
+import type { LogSink } from '../logging/logger.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { AnyRouteDefinition } from '../../sdk/http.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
@@ -53,4 +54,6 @@ export interface RunningHost {
   readonly plugins: readonly LoadedPlugin[];
   readonly logger: Logger;
   readonly nativeUws: boolean;
+  /** The host's log threshold (read and overridden by the runtime-log-level routes). */
+  readonly sink: LogSink;
 }

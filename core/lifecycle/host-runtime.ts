@@ -32,7 +32,7 @@ import { ProxyTable } from '../http/proxy-table.js';
 import { isNativeUws } from '../http/uws-app.js';
 import { describeError, LogSink, parseLogLevel, ScopedLogger } from '../logging/logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
-import { pluginConfigSlice } from '../plugins/plugin-config.js';
+import { pluginConfigSlice, pluginSliceValidator } from '../plugins/plugin-config.js';
 import { orderPlugins } from '../plugins/plugin-graph.js';
 import { loadPlugins, type LoadedPlugin } from '../plugins/plugin-loader.js';
 import { PluginScope } from '../plugins/plugin-scope.js';
@@ -161,8 +161,10 @@ export class HostRuntime implements RunningHost {
     );
     for (const { plugin } of this.plugins) {
       this.capabilities.declare(plugin.name, plugin.capabilities ?? []);
-      if (plugin.config !== undefined)
+      if (plugin.config !== undefined) {
         this.config.declareSliceSchema(plugin.name, plainJsonSchema(plugin.config));
+        this.config.addValidator(pluginSliceValidator(plugin));
+      }
     }
     for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
     for (const entry of this.active) await this.startPlugin(entry);

@@ -40,8 +40,28 @@ export class LogSink {
     private readonly write: (line: string) => void = (line) => writeOutput('stderr', line),
   ) {}
 
+  private configuredLevel: LogLevel | undefined;
+  private overridden = false;
+
+  /** The configured threshold (`api_service.log_level`); a runtime override stays on top. */
   setLevel(level: LogLevel): void {
-    this.threshold = level;
+    this.configuredLevel = level;
+    if (!this.overridden) this.threshold = level;
+  }
+
+  /** A temporary threshold until cleared with null or the host restarts (never persisted). */
+  overrideLevel(level: LogLevel | null): void {
+    this.overridden = level !== null;
+    this.threshold = level ?? this.configuredLevel ?? this.threshold;
+  }
+
+  /** The configured threshold, the one in effect, and whether an override is on. */
+  levels(): { configured: LogLevel; effective: LogLevel; overridden: boolean } {
+    return {
+      configured: this.configuredLevel ?? this.threshold,
+      effective: this.threshold,
+      overridden: this.overridden,
+    };
   }
 
   /** Whether records of `level` are written (the threshold). */

@@ -1,13 +1,15 @@
 /**
  * The metrics plugin: the `system` collector, GET /metrics, /ws/metrics, SQLite history with
- * series reads, and the `metrics.feed` service. Per-process figures come from the supervisor's
+ * series reads, the `metrics.feed` service, and the settings DUMB's Metrics page edits
+ * (`dumb.metrics`, candidates, storage status). Per-process figures come from the supervisor's
  * `processes` collector through core's shared feed, so this plugin also works without it.
  */
-import { definePlugin } from '../../sdk/index.js';
+import { definePlugin, type Database } from '../../sdk/index.js';
 import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
 import { filesystemPaths, MetricsConfig, networkInterfaces } from './config.js';
+import { metricsConfigOf, metricsDashboardView } from './dashboard-view.js';
 import { HistoryRecorder } from './history/history-recorder.js';
-import { MetricsHistoryStore } from './history/history-store.js';
+import { MetricsHistoryStore, type RetentionPolicy } from './history/history-store.js';
 import { MetricsFeedService } from './metrics-feed-service.js';
 import {
   latestMetricsRoute,
@@ -15,11 +17,19 @@ import {
   metricsHistorySeriesRoute,
   metricsSeriesRoute,
 } from './routes/metrics-routes.js';
+import { filesystemCandidatesRoute, interfaceCandidatesRoute } from './routes/selection-routes.js';
+import { historyMigrateRoute, historyStorageRoute } from './routes/storage-routes.js';
 import { registerMetricsStream } from './streams/metrics-stream.js';
 import { SystemCollector } from './system/system-collector.js';
 import { TickConsumer } from './tick-consumer.js';
 
 const DAY_MS = 86_400_000;
+const HISTORY_FILE = 'history.sqlite';
+
+const retentionOf = (config: MetricsConfig): RetentionPolicy => ({
+  maxAgeMs: config.history_retention_days * DAY_MS,
+  maxBytes: config.history_max_mb * 1024 * 1024,
+});
 
 export default definePlugin({
   name: 'metrics',
@@ -32,15 +42,16 @@ export default definePlugin({
   ],
   config: MetricsConfig,
   register(ctx) {
-    const config = ctx.config;
-    const paths = filesystemPaths(config.filesystem_paths, ctx.host.dataDir);
+    let config = ctx.config;
+    const dataDir = ctx.host.dataDir;
+    let interfaces = networkInterfaces(config.network_interfaces);
     const collector = new SystemCollector({
-      filesystemPaths: paths,
-      networkInterfaces: networkInterfaces(config.network_interfaces),
+      filesystemPaths: filesystemPaths(config.filesystem_paths, dataDir),
+      networkInterfaces: interfaces,
       scope: config.scope,
     });
     const feed = new MetricsFeedService(
-      paths,
+      filesystemPaths(config.filesystem_paths, dataDir),
       () => collector.collect(),
       (error) => ctx.logger.error('metrics feed subscriber failed', { error }),
     );
@@ -50,16 +61,20 @@ export default definePlugin({
       collect: () => collector.collect(),
     });
     ctx.provide(metricsFeedRef, feed);
-    // DECISIONS #27: a flag promises its routes. The dashboard calls /metrics/filesystems,
-    // /metrics/network-interfaces and /metrics/history/storage when these are true; stackd does
-    // not serve those yet, so they stay false (declared, for when it does).
-    ctx.capability('metrics_history_storage', false);
-    ctx.capability('metrics_filesystem_selection', false);
-    ctx.capability('metrics_network_interface_selection', false);
+    const sqlitePath = ctx.storage.path(HISTORY_FILE);
+    ctx.stack.addView(metricsDashboardView({ dir: ctx.storage.dir, sqlitePath }));
+    // DECISIONS #27: each flag promises the routes the dashboard calls when it is true.
+    ctx.capability('metrics_history_storage', true);
+    ctx.capability('metrics_filesystem_selection', true);
+    ctx.capability('metrics_network_interface_selection', true);
     ctx.route(latestMetricsRoute(feed));
     ctx.route(metricsHistoryRoute(feed));
     ctx.route(metricsHistorySeriesRoute(feed));
     ctx.route(metricsSeriesRoute(feed));
+    ctx.route(filesystemCandidatesRoute(feed));
+    ctx.route(interfaceCandidatesRoute(() => interfaces));
+    ctx.route(historyStorageRoute(feed, sqlitePath));
+    ctx.route(historyMigrateRoute());
     const consumer: TickConsumer = new TickConsumer(
       ctx.metricsFeed,
       feed,
@@ -74,19 +89,54 @@ export default definePlugin({
       consumer.clientsChanged(clients),
     );
 
+    let database: Database | null = null;
+    let recorder: HistoryRecorder | undefined;
+    /** Open or close history to match `config` (at start, and when settings change). */
+    const applyHistory = () => {
+      if (!config.history_enabled) {
+        recorder = undefined;
+        feed.useStore(null);
+        database?.close();
+        database = null;
+      } else if (recorder === undefined) {
+        database = ctx.storage.openDatabase(HISTORY_FILE);
+        const store = new MetricsHistoryStore(database);
+        feed.useStore(store);
+        recorder = new HistoryRecorder(store, retentionOf(config), ctx.logger);
+      } else {
+        recorder.retain(retentionOf(config));
+      }
+      consumer.useHistory(
+        recorder,
+        config.history_enabled ? config.history_interval_sec * 1000 : null,
+      );
+    };
+    let started = false;
+    // Settings saved through POST /config apply at once (interval_ms and scope at the next start).
+    const unsubscribe = ctx.stack.onChange(({ current }) => {
+      const next = metricsConfigOf(current);
+      if (JSON.stringify(next) === JSON.stringify(config)) return;
+      config = next;
+      interfaces = networkInterfaces(config.network_interfaces);
+      const paths = filesystemPaths(config.filesystem_paths, dataDir);
+      collector.select(paths, interfaces);
+      feed.usePaths(paths);
+      if (started) applyHistory();
+    });
+
     ctx.onStart(() => {
-      if (!config.history_enabled) return consumer.start(undefined);
-      const store = new MetricsHistoryStore(ctx.storage.openDatabase('history.sqlite'));
-      feed.useStore(store);
-      const retention = {
-        maxAgeMs: config.history_retention_days * DAY_MS,
-        maxBytes: config.history_max_mb * 1024 * 1024,
-      };
-      consumer.start(new HistoryRecorder(store, retention, ctx.logger));
+      started = true;
+      consumer.start(undefined);
+      applyHistory();
     });
     ctx.onStop(() => {
+      started = false;
+      unsubscribe();
       consumer.stop();
       feed.useStore(null);
+      recorder = undefined;
+      database?.close();
+      database = null;
     });
   },
 });

@@ -36,7 +36,7 @@ export class MetricsFeedService implements MetricsFeed {
   private store: MetricsHistoryStore | null = null;
 
   constructor(
-    private readonly paths: readonly string[],
+    private paths: readonly string[],
     /** Collect a system sample now (before the first tick). */
     private readonly collectSystem: () => Promise<SystemMetrics>,
     private readonly onListenerError: (error: unknown) => void,
@@ -86,6 +86,16 @@ export class MetricsFeedService implements MetricsFeed {
 
   filesystemPaths(): readonly string[] {
     return this.paths;
+  }
+
+  /** The monitored paths changed (settings); the first is the primary one of series reads. */
+  usePaths(paths: readonly string[]): void {
+    this.paths = paths;
+  }
+
+  /** The attached history store, or null without history. */
+  get historyStore(): MetricsHistoryStore | null {
+    return this.store;
   }
 
   /** Whether snapshots are being stored. */

@@ -22,7 +22,9 @@ export class TickConsumer {
   private demandMs = 0;
   private recorder: HistoryRecorder | undefined;
   private lastRecordMs = Number.NEGATIVE_INFINITY;
-  private readonly idleMs: number;
+  private idleMs: number;
+  private historyEveryMs: number | null;
+  private clients = 0;
   private started = false;
 
   constructor(
@@ -31,6 +33,7 @@ export class TickConsumer {
     private readonly publish: (view: MetricsSnapshotView) => void,
     private readonly options: TickConsumerOptions,
   ) {
+    this.historyEveryMs = options.historyEveryMs;
     this.idleMs = Math.min(options.historyEveryMs ?? IDLE_DEMAND_MS, IDLE_DEMAND_MS);
   }
 
@@ -38,7 +41,15 @@ export class TickConsumer {
   start(recorder: HistoryRecorder | undefined): void {
     this.started = true;
     this.recorder = recorder;
-    this.demand(this.idleMs);
+    this.demand(this.pace());
+  }
+
+  /** History turned on, off, or to another interval (a settings change). */
+  useHistory(recorder: HistoryRecorder | undefined, everyMs: number | null): void {
+    this.recorder = recorder;
+    this.historyEveryMs = everyMs;
+    this.idleMs = Math.min(everyMs ?? IDLE_DEMAND_MS, IDLE_DEMAND_MS);
+    if (this.started) this.demand(this.pace());
   }
 
   stop(): void {
@@ -49,7 +60,12 @@ export class TickConsumer {
 
   /** Stream clients changed: full pace while there are any. */
   clientsChanged(count: number): void {
-    if (this.started) this.demand(count > 0 ? this.options.intervalMs : this.idleMs);
+    this.clients = count;
+    if (this.started) this.demand(this.pace());
+  }
+
+  private pace(): number {
+    return this.clients > 0 ? this.options.intervalMs : this.idleMs;
   }
 
   private demand(everyMs: number): void {
@@ -70,7 +86,7 @@ export class TickConsumer {
 
   // A tick up to half a collection interval early still counts as due.
   private recordWhenDue(view: MetricsSnapshotView): void {
-    const every = this.options.historyEveryMs;
+    const every = this.historyEveryMs;
     if (this.recorder === undefined || every === null) return;
     const now = Date.now();
     if (now - this.lastRecordMs < every - this.options.intervalMs / 2) return;

@@ -42,7 +42,9 @@ import {
 } from './routes/process-routes.js';
 import { registerLogStream } from './streams/log-stream.js';
 import { registerStatusStream } from './streams/status-stream.js';
+import { startupStatusRoute } from './routes/startup-status.js';
 import { StartPreparers } from './start-preparers.js';
+import { StartupTracker } from './startup-tracker.js';
 import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
@@ -53,6 +55,7 @@ export default definePlugin({
   version: '0.1.0',
   apiVersion: 1,
   optionalDependsOn: ['graph'],
+  capabilities: ['startup_lifecycle'],
   // The config routes edit the whole document.
   configAccess: 'document',
   config: SupervisorConfig,
@@ -122,6 +125,9 @@ export default definePlugin({
     );
     ctx.route(serviceStatusRoute(supervisor));
     ctx.route(updateNoticesRoute());
+    const startup = new StartupTracker();
+    ctx.route(startupStatusRoute(startup, supervisor));
+    ctx.capability('startup_lifecycle', true);
     ctx.route(startServiceRoute(supervisor, control));
     ctx.route(restartServiceRoute(supervisor, control));
     ctx.route(stopServiceRoute(supervisor, control));
@@ -147,12 +153,15 @@ export default definePlugin({
       await launches.open();
       // In the background: the host listens at once while waits and start checks run.
       void ctx.tasks.run('boot start', async () => {
-        const { started, failed } = await supervisor.startEnabled(graph, boot.signal);
-        if (boot.signal.aborted || started.length + failed.length === 0) return;
+        const { started, failed } = await supervisor.startEnabled(graph, boot.signal, (names) =>
+          startup.begin(names),
+        );
+        startup.finish(failed);
+        if (boot.signal.aborted || started.length + failed.size === 0) return;
         // For people: the stack is up, or some of it is not (notifications routes these).
         ctx.events.emit(
           notableEvent,
-          failed.length === 0
+          failed.size === 0
             ? {
                 event_type: 'stackd.startup.ready',
                 severity: 'success',
@@ -164,14 +173,15 @@ export default definePlugin({
                 event_type: 'stackd.startup.degraded',
                 severity: 'critical',
                 title: 'stackd started with failed processes',
-                body: `Failed to start: ${failed.join(', ')}.`,
+                body: `Failed to start: ${[...failed.keys()].join(', ')}.`,
                 source: 'supervisor',
-                details: { failed: failed.join(', ') },
+                details: { failed: [...failed.keys()].join(', ') },
               },
         );
       });
     });
     ctx.onStop(async (signal) => {
+      startup.shuttingDown();
       boot.abort();
       await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000, signal);
     });

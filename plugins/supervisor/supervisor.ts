@@ -210,11 +210,13 @@ export class Supervisor {
   async startEnabled(
     graph: DependencyGraphService | undefined,
     signal: AbortSignal,
-  ): Promise<{ started: string[]; failed: string[] }> {
+    onPlan: (names: readonly string[]) => void = () => undefined,
+  ): Promise<{ started: string[]; failed: Map<string, string> }> {
     const names = this.entries()
       .filter((entry) => !entry.self && entry.block.enabled === true)
       .map((entry) => entry.process_name);
-    const failed: string[] = [];
+    const failed = new Map<string, string>();
+    onPlan(names);
     if (names.length === 0) return { started: [], failed };
     const { logger } = this.options;
     this.bootDependencies = startupDependencies(graph, names, logger);
@@ -222,16 +224,16 @@ export class Supervisor {
     await runOrdered(names, {
       before: this.bootDependencies,
       action: async (name) => {
-        const ok = (await this.runner(name).start()).failure === null;
-        if (!ok) failed.push(name);
-        return ok;
+        const { failure } = await this.runner(name).start();
+        if (failure !== null) failed.set(name, failure.message);
+        return failure === null;
       },
       onFailedPrerequisite: (name, failed) =>
         logger.warn(`${name} starts although its dependencies did not: ${failed.join(', ')}`),
       onCycle: (path) => logger.warn(`dependency cycle ${path.join(' → ')}: edge ignored`),
       signal,
     });
-    return { started: names.filter((name) => !failed.includes(name)), failed };
+    return { started: names.filter((name) => !failed.has(name)), failed };
   }
 
   /** Stop every process (dependents first, the rest in parallel); SIGKILL what outlives the budget. */

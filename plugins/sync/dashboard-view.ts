@@ -126,4 +126,4 @@ function write(draft: JsonRecord, update: JsonRecord): void {
   host.sync = { ...written, ...next };
 }
 
-export const seerrSyncView: ConfigView = { key: 'seerr_sync', read, write };
+export const seerrSyncView: ConfigView = { path: ['seerr_sync'], read, write };

@@ -23,6 +23,8 @@ export const FilesystemMetrics = Type.Object({
   inodes_used: Nullable(Type.Number({ minimum: 0 })),
   inodes_free: Nullable(Type.Number({ minimum: 0 })),
   inode_percent: Nullable(Percent('Used inodes; null on filesystems without inode counts')),
+  mount_point: Type.Optional(Type.String({ description: 'The mount holding the path' })),
+  fs_type: Type.Optional(Type.String({ description: 'Its filesystem type' })),
 });
 export type FilesystemMetrics = Static<typeof FilesystemMetrics>;
 
@@ -55,6 +57,13 @@ export const NetworkInterfaceMetrics = Type.Object({
   name: Type.String(),
   available: Type.Boolean(),
   ...NetworkCounters,
+  is_up: Type.Optional(
+    Type.Boolean({ description: 'Link up (operstate, or IFF_UP when unknown)' }),
+  ),
+  speed_mbps: Type.Optional(
+    Nullable(Type.Number({ description: 'Link speed; null when not reported' })),
+  ),
+  mtu: Type.Optional(Nullable(Type.Number())),
 });
 export type NetworkInterfaceMetrics = Static<typeof NetworkInterfaceMetrics>;
 

@@ -165,12 +165,49 @@ export async function driveDashboard(baseUrl: string, shotsDir: string): Promise
       .catch(() => 0);
     notes.push(`realtime-logs: ${logLines} element(s) mentioning a subprocess line`);
     await visit('metrics', '/metrics', 8000);
+    await applyMetricsSettings(page, shot, findings, notes);
     await visit('settings', '/settings');
     await visit('ai', '/ai');
     return { findings, screenshots, notes };
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * The Metrics settings dialog: it lists discovered mounts and interfaces and the history storage;
+ * adding the first discovered mount and applying saves through stackd's `dumb.metrics` view.
+ */
+async function applyMetricsSettings(
+  page: Page,
+  shot: (name: string) => Promise<void>,
+  findings: Finding[],
+  notes: string[],
+): Promise<void> {
+  const open = page.locator(
+    'button[title="Configure backend metrics retention and history settings"]',
+  );
+  if ((await open.count()) === 0) {
+    findings.push({ page: 'metrics', kind: 'check', detail: 'no metrics Settings button' });
+    return;
+  }
+  await open.first().click();
+  await page.waitForTimeout(3000);
+  const mounts = page.locator('button:has-text("used · Add")');
+  notes.push(`metrics settings: ${await mounts.count()} discovered mount(s) offered`);
+  if (await mounts.count()) await mounts.first().click();
+  await shot('metrics-settings');
+  await page.getByRole('button', { name: 'Apply', exact: true }).last().click();
+  await page.waitForTimeout(2000);
+  const saved = await page.getByText('Saved', { exact: true }).count();
+  if (saved === 0)
+    findings.push({
+      page: 'metrics',
+      kind: 'check',
+      detail: 'the metrics settings were not saved',
+    });
+  else notes.push('metrics settings: applied and saved');
+  await shot('metrics-settings-saved');
 }
 
 /** A service page's tabs (config, live logs) and its Tools panels (request sync, symlinks). */

@@ -13,9 +13,15 @@ export class HistoryRecorder {
 
   constructor(
     private readonly store: MetricsHistoryStore,
-    private readonly policy: RetentionPolicy,
+    private policy: RetentionPolicy,
     private readonly logger: Logger,
   ) {}
+
+  /** New retention limits (a settings change); the next record prunes against them. */
+  retain(policy: RetentionPolicy): void {
+    this.policy = policy;
+    this.lastPruned = Number.NEGATIVE_INFINITY;
+  }
 
   /** Store `snapshot` unless it was stored already (no new tick since); prune when due. */
   record(snapshot: MetricsSnapshotView | null, now = Date.now()): boolean {

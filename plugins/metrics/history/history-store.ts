@@ -113,6 +113,31 @@ export class MetricsHistoryStore {
     return { samples: Number(row?.samples ?? 0), stored_bytes: Number(row?.bytes ?? 0) };
   }
 
+  /** Row count, stored bytes and the oldest and newest snapshot times (epoch ms, null when empty). */
+  summary(): {
+    samples: number;
+    stored_bytes: number;
+    oldest_ms: number | null;
+    newest_ms: number | null;
+  } {
+    const row = this.db.get<{
+      samples: number;
+      bytes: number | null;
+      oldest: number | null;
+      newest: number | null;
+    }>(
+      'SELECT COUNT(*) AS samples, SUM(stored_size) AS bytes, MIN(timestamp_ms) AS oldest, MAX(timestamp_ms) AS newest FROM metrics_snapshots',
+    );
+    const at = (value: number | null | undefined) =>
+      value === null || value === undefined ? null : Number(value);
+    return {
+      samples: Number(row?.samples ?? 0),
+      stored_bytes: Number(row?.bytes ?? 0),
+      oldest_ms: at(row?.oldest),
+      newest_ms: at(row?.newest),
+    };
+  }
+
   /** Stored bytes as tracked (cheap; no query). */
   get trackedBytes(): number {
     return this.storedBytes;

@@ -6,7 +6,14 @@
 import { cpus, freemem, loadavg, totalmem, uptime, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { readProcFile } from './read-proc-file.js';
-import type { DiskIoMetrics, SystemMetrics } from '../../../sdk/contracts/metrics-feed.js';
+import type {
+  DiskIoMetrics,
+  FilesystemMetrics,
+  NetworkMetrics,
+  SystemMetrics,
+} from '../../../sdk/contracts/metrics-feed.js';
+import { linkInfo } from './interface-candidates.js';
+import { mountHolding, parseMounts, type MountEntry } from './mount-candidates.js';
 import { ratePerSecond } from '../rates.js';
 import { listCountedDisks } from './block-devices.js';
 import { CgroupReader, type CgroupReading } from './cgroup.js';
@@ -33,7 +40,11 @@ export interface SystemCollectorOptions {
   readonly procRoot?: string;
   readonly cgroupRoot?: string;
   readonly sysBlockRoot?: string;
+  readonly sysNetRoot?: string;
 }
+
+/** Mount table and link state change rarely: re-read at most this often, not every tick. */
+const SLOW_INFO_TTL_MS = 30_000;
 
 interface Reading {
   readonly at: number;
@@ -64,9 +75,21 @@ export class SystemCollector {
   private disks: Promise<Set<string>> | undefined;
   private cgroup: Promise<CgroupReader | null> | undefined;
   private readonly proc: string;
+  private readonly links = new Map<
+    string,
+    { is_up: boolean; speed_mbps: number | null; mtu: number | null }
+  >();
+  private linksReadAt = Number.NEGATIVE_INFINITY;
+  private mounts: MountEntry[] | undefined;
+  private mountsReadAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly options: SystemCollectorOptions) {
+  constructor(private options: SystemCollectorOptions) {
     this.proc = options.procRoot ?? '/proc';
+  }
+
+  /** Measure other filesystems and interfaces from the next sample on (a settings change). */
+  select(filesystemPaths: readonly string[], networkInterfaces: readonly string[]): void {
+    this.options = { ...this.options, filesystemPaths, networkInterfaces };
   }
 
   async collect(): Promise<SystemMetrics> {
@@ -85,7 +108,7 @@ export class SystemCollector {
     const diskstats = readProcFile(join(this.proc, 'diskstats'));
     const netdev = readProcFile(join(this.proc, 'net', 'dev'));
     const procUptime = readProcFile(join(this.proc, 'uptime'));
-    const filesystems = await filesystemsRead;
+    const filesystems = this.withMounts(await filesystemsRead);
     const hostMemory: MemInfo =
       meminfo === null
         ? {
@@ -138,17 +161,54 @@ export class SystemCollector {
       filesystems,
       disk_io: reading.disk === null ? null : diskIo(reading.disk, previous?.disk, elapsedSec),
       network:
-        reading.network === null
-          ? null
-          : networkMetrics(
-              this.options.networkInterfaces,
-              reading.network,
-              previous?.network ?? undefined,
-              elapsedSec,
-            ),
+        reading.network === null ? null : this.network(reading.network, previous, elapsedSec),
       uptime_sec:
         procUptime === null ? uptime() : Number.parseFloat(procUptime.split(' ')[0] ?? '0'),
     };
+  }
+
+  /** Name each path's mount and type (the mount table is re-read at most every 30 s). */
+  private withMounts(filesystems: FilesystemMetrics[]): FilesystemMetrics[] {
+    const now = performance.now();
+    if (this.mounts === undefined || now - this.mountsReadAt > SLOW_INFO_TTL_MS) {
+      this.mounts = parseMounts(readProcFile(join(this.proc, 'self', 'mountinfo')) ?? '');
+      this.mountsReadAt = now;
+    }
+    const mounts = this.mounts;
+    return filesystems.map((fs) => {
+      const mount = fs.available ? mountHolding(fs.path, mounts) : undefined;
+      return mount === undefined ? fs : { ...fs, mount_point: mount.path, fs_type: mount.fs_type };
+    });
+  }
+
+  private network(
+    current: Map<string, InterfaceCounters>,
+    previous: Reading | undefined,
+    elapsedSec: number,
+  ): NetworkMetrics {
+    const metrics = networkMetrics(
+      this.options.networkInterfaces,
+      current,
+      previous?.network ?? undefined,
+      elapsedSec,
+    );
+    // Link state changes rarely: read /sys at most every SLOW_INFO_TTL_MS, not every tick.
+    const now = performance.now();
+    if (now - this.linksReadAt > SLOW_INFO_TTL_MS) {
+      this.links.clear();
+      this.linksReadAt = now;
+    }
+    for (const entry of metrics.interfaces) {
+      if (!entry.available) continue;
+      let link = this.links.get(entry.name);
+      if (link === undefined) {
+        const { is_up, speed_mbps, mtu } = linkInfo(entry.name, this.options.sysNetRoot);
+        link = { is_up, speed_mbps, mtu };
+        this.links.set(entry.name, link);
+      }
+      Object.assign(entry, link);
+    }
+    return metrics;
   }
 
   /** A limit below what the host has is what makes the cgroup's view differ. */

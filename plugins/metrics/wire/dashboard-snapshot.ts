@@ -18,7 +18,7 @@ const Num = Nullable(Type.Number());
 
 const DashboardFilesystem = Type.Object({
   ...FilesystemMetrics.properties,
-  mount_point: Type.String({ description: 'The configured path (stackd reports per path)' }),
+  mount_point: Type.String({ description: 'The mount holding the configured path' }),
   fs_type: Nullable(Type.String()),
   total: Num,
   used: Num,
@@ -90,8 +90,8 @@ type Filesystem = View['filesystems'][number];
 function filesystem(fs: Filesystem) {
   return {
     ...fs,
-    mount_point: fs.path,
-    fs_type: null,
+    mount_point: fs.mount_point ?? fs.path,
+    fs_type: fs.fs_type ?? null,
     total: fs.total_bytes,
     used: fs.used_bytes,
     free: fs.free_bytes,
@@ -135,7 +135,7 @@ function system(view: View, epochSec: number) {
           },
     network_interfaces: (network?.interfaces ?? []).map((entry) => ({
       ...entry,
-      is_up: entry.available,
+      is_up: entry.is_up ?? entry.available,
       sent_bytes: entry.tx_bytes,
       recv_bytes: entry.rx_bytes,
     })),

@@ -18,6 +18,7 @@ import { findProcessEntry, listProcessEntries, type ProcessEntry } from '../../.
 import { deepMerge } from './config-merge.js';
 import { restoreSecrets } from '../../../sdk/index.js';
 import { validateBlock, validateDocument, type ConfigFailure } from './config-validation.js';
+import { writeViews } from './config-views.js';
 
 /** The answer of POST /config. */
 export interface ConfigUpdateResult {
@@ -130,16 +131,8 @@ export async function updateDocument(
     ? { persist: true, reason: 'POST /config' }
     : { reason: 'POST /config' };
   await stack.update((draft) => {
-    const rest: JsonRecord = { ...request.updates };
-    // A view's key (a client's layout of a plugin slice) is written through the view.
-    for (const view of stack.views()) {
-      const update = rest[view.key];
-      if (update === undefined || view.key in draft) continue;
-      delete rest[view.key];
-      if (!isJsonRecord(update))
-        throw rejection(`updates.${view.key}`, `updates.${view.key} must be an object`);
-      view.write(draft, update);
-    }
+    // A view's path (a client's layout of a plugin slice) is written through the view.
+    const rest = writeViews(draft, request.updates, stack.views());
     deepMerge(draft, restoreSecrets(rest, draft, []) as JsonRecord);
     const [failure] = validateDocument(draft, 1);
     if (failure !== undefined)

@@ -1,5 +1,5 @@
 /** The configuration routes: read (secrets redacted), update, schemas, earlier-generation aliases. */
-import { defineRoute, type JsonRecord, type Logger, type StackConfig } from '../../../sdk/index.js';
+import { defineRoute, type Logger, type StackConfig } from '../../../sdk/index.js';
 import { blockJsonSchema, documentJsonSchema } from '../config-model/block-schema.js';
 import {
   ConfigDocument,
@@ -17,6 +17,7 @@ import {
   updateProcessBlock,
 } from '../config-model/config-updates.js';
 import { validateDocument } from '../config-model/config-validation.js';
+import { withViews } from '../config-model/config-views.js';
 
 /** What the configuration routes need from the supervisor. */
 export interface ConfigRouteDeps {
@@ -32,14 +33,6 @@ export interface ConfigRouteContext {
 
 const TAGS = ['config'];
 
-/** The document with every plugin's view beside the stored keys (see ConfigView). */
-function withViews(stack: StackConfig, document: JsonRecord): JsonRecord {
-  const shown: JsonRecord = { ...document };
-  for (const view of stack.views())
-    if (!(view.key in document)) shown[view.key] = view.read(document);
-  return shown;
-}
-
 export function getConfigRoute(ctx: ConfigRouteContext) {
   return defineRoute({
     method: 'GET',
@@ -53,7 +46,8 @@ export function getConfigRoute(ctx: ConfigRouteContext) {
     schema: { query: ConfigQuery, response: ConfigDocument },
     handler: ({ query }) => {
       const document = ctx.stack.read();
-      if (query.process_name === undefined) return redactConfig(withViews(ctx.stack, document));
+      if (query.process_name === undefined)
+        return redactConfig(withViews(document, ctx.stack.views()));
       const entry = findEntryOrThrow(document, query.process_name);
       return redactConfig(entry.block, entry.path);
     },

@@ -6,7 +6,7 @@
  * symlink library folder. The graph's optional `core_services`/`processes` arrays (used when
  * present, else fetched from /process/core-services and /process/processes) are not required. Calls behind a capability stackd
  * reports false (media protection, rclone optimizer, migrations, self-update, Authelia/OIDC,
- * runtime log level, metrics storage and selection) are listed in the README table, not here.
+ * PostgreSQL metrics history) are listed in the README table, not here.
  */
 export interface DashboardCall {
   /** The dashboard page or part that makes the call. */
@@ -41,7 +41,24 @@ export const DASHBOARD_CALLS: readonly DashboardCall[] = [
     method: 'GET',
     path: '/api/process/capabilities',
     status: 200,
-    reads: ['symlink_repair', 'seerr_sync', 'notifications', 'ai_provider_profiles'],
+    reads: [
+      'symlink_repair',
+      'seerr_sync',
+      'notifications',
+      'ai_provider_profiles',
+      'startup_lifecycle',
+      'runtime_api_log_level',
+      'metrics_history_storage',
+      'metrics_filesystem_selection',
+      'metrics_network_interface_selection',
+    ],
+  },
+  {
+    page: 'shell',
+    method: 'GET',
+    path: '/api/process/startup-status',
+    status: 200,
+    reads: ['phase', 'terminal', 'failures'],
   },
   {
     page: 'shell',
@@ -176,6 +193,63 @@ export const DASHBOARD_CALLS: readonly DashboardCall[] = [
       'truncated',
       'bucket_seconds',
     ],
+  },
+  {
+    page: 'metrics settings',
+    method: 'GET',
+    path: '/api/metrics/filesystems',
+    status: 200,
+    reads: ['candidates[].path', 'candidates[].fs_type', 'candidates[].percent'],
+  },
+  {
+    page: 'metrics settings',
+    method: 'GET',
+    path: '/api/metrics/network-interfaces',
+    status: 200,
+    reads: ['candidates[].name', 'candidates[].is_up'],
+  },
+  {
+    page: 'metrics settings',
+    method: 'GET',
+    path: '/api/metrics/history/storage?probe_postgresql=false',
+    status: 200,
+    reads: [
+      'active_provider',
+      'configured_provider',
+      'fallback_active',
+      'sqlite.samples',
+      'sqlite.file_bytes',
+      'legacy_jsonl.files',
+      'legacy_jsonl.bytes',
+    ],
+  },
+  {
+    page: 'metrics settings',
+    method: 'GET',
+    path: '/api/config',
+    status: 200,
+    reads: [
+      'dumb.metrics.filesystem_paths',
+      'dumb.metrics.network_interfaces',
+      'dumb.metrics.history_enabled',
+      'dumb.metrics.storage.provider',
+      'dumb.metrics.database_health',
+    ],
+  },
+  {
+    page: 'metrics settings',
+    method: 'POST',
+    path: '/api/metrics/history/migrate?force=true',
+    status: 200,
+    reads: ['completed', 'samples', 'files', 'skipped'],
+  },
+  // The stackd API service page
+  {
+    page: 'service',
+    method: 'GET',
+    path: '/api/process/runtime-log-level',
+    status: 200,
+    reads: ['configured_level', 'effective_level', 'override_active', 'resets_on_restart'],
   },
   // Symlink panel (symlink services)
   {

@@ -214,11 +214,3 @@ test('422 on bad query values, naming the field', async (t) => {
     t.truthy(response.body.code, path);
   }
 });
-
-test('the metrics selection and history-storage flags stay false until their routes exist', async (t) => {
-  const response = await request(host.url, '/process/capabilities');
-  t.is(response.status, 200);
-  // False until their dashboard routes exist (DECISIONS #27).
-  t.false(response.body.metrics_history_storage);
-  t.false(response.body.metrics_filesystem_selection);
-});

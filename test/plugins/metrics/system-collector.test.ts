@@ -39,6 +39,8 @@ test('on this machine: percentages within 0–100, sizes above zero, cpu after t
   t.true(root?.available);
   t.true((root?.total_bytes ?? 0) > 0);
   t.true(inRange(root?.percent ?? null, 0, 100));
+  t.is(root?.mount_point, '/', 'the mount holding the path is named');
+  t.truthy(root?.fs_type);
   t.true(temp?.available);
   t.deepEqual(absent, {
     path: missing,

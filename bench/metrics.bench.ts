@@ -1,37 +1,35 @@
 /**
  * Metrics benchmarks (prints one JSON object):
- * 1. CPU time of one collection tick: the system collector + the per-process collector over 50
- *    sleeping node processes (trees resolved from one /proc scan as the supervisor does, one pidusage call).
- * 2. Idle CPU of those collectors ticking every 2 s for 10 s (percent of one core).
- * 3. Fan-out: the real host with the metrics plugin, 1,000 undici WebSocket clients (spread over
- *    worker threads), delivery latency
- *    of each frame (client receipt − the snapshot's timestamp), p50/p99 over several ticks.
- * Goals: tick < 15 ms CPU; idle < 1%; fan-out p99 < 50 ms.
+ * 1. Collection on the real host: every plugin, 50 supervised sleeping processes, defaults
+ *    (interval 2 s, history on). Host CPU from /proc/<pid>/stat over a window with no client
+ *    (ticks only at the history pace) and over one with a /ws/metrics client (a tick every 2 s);
+ *    the difference per received snapshot is what one tick costs the host: both collectors,
+ *    serialization, the frame, history when due.
+ * 2. Fan-out: 1,000 undici WebSocket clients (spread over worker threads) on the real host's
+ *    /ws/metrics and, in the same run, on a bare uWebSockets.js server publishing a frame of the
+ *    same size to one topic (the floor); delivery latency of each frame (client receipt − the
+ *    frame's `taken_at`), p50/p99 over several ticks.
+ * Goals: tick < 15 ms CPU; fan-out p99 ≤ 1.5× the floor's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'undici';
-import { SystemCollector } from '../plugins/metrics/system/system-collector.js';
-import { collectProcessMetrics } from '../plugins/supervisor/process-metrics.js';
-import { liveTree, readProcTable } from '../plugins/supervisor/runtime/proc-table.js';
-import type { ProcessState, ProcessSupervisor } from '../sdk/index.js';
+import { startReadyChild } from './lib/children.js';
+import { processBlocks, startBenchHost, stopHost, getJson } from './lib/host.js';
 import { startHost } from '../test/helpers/start-host.js';
 
 const PROCESS_COUNT = 50;
 const CLIENTS = Number(process.env.BENCH_METRICS_CLIENTS ?? 1000);
 const WORKERS = Number(process.env.BENCH_METRICS_CLIENT_THREADS ?? 4);
 const MEASURED_TICKS = 5;
+const WINDOW_MS = 20_000;
+const FAN_OUT_INTERVAL_MS = 500;
 const here = dirname(fileURLToPath(import.meta.url));
-const PLUGIN = join(here, '..', 'plugins', 'metrics', 'index.js');
+const FLOOR = join(here, 'servers', 'uws-publish-floor.js');
 
-const cpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentile(values: readonly number[], p: number): number {
@@ -52,95 +50,63 @@ function processCpuMs(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function spawnSleepers(count: number): ChildProcess[] {
-  return Array.from({ length: count }, () =>
-    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' }),
-  );
-}
-
-function supervisorOver(children: readonly ChildProcess[]): ProcessSupervisor {
-  const states: ProcessState[] = children.map((child, index) => ({
-    process_name: `Sleeper ${index}`,
-    status: 'running',
-    pid: child.pid ?? null,
-    exit_code: null,
-    restarts: 0,
-    started_at: Date.now(),
-    reason: null,
-  }));
-  const unused = (): never => {
-    throw new Error('unused');
-  };
-  return {
-    list: () => [],
-    find: () => undefined,
-    states: () => states,
-    state: (name) => states.find((state) => state.process_name === name),
-    pidTree: (name) => {
-      const pid = states.find((state) => state.process_name === name)?.pid ?? null;
-      return pid === null
-        ? Promise.resolve([])
-        : readProcTable().then((table) => liveTree(table ?? [], pid));
-    },
-    logFile: () => null,
-    start: unused,
-    stop: unused,
-    restart: unused,
-    launch: unused,
-    addStartPreparer: unused,
-  };
+interface ProcessList {
+  processes: { status: string }[];
 }
 
 async function collectionBench(): Promise<Record<string, unknown>> {
-  const children = spawnSleepers(PROCESS_COUNT);
+  const host = await startBenchHost({
+    ...processBlocks(PROCESS_COUNT, { enabled: true, command: ['sleep', '3600'] }),
+  });
   try {
-    await sleep(1500); // let the node processes finish booting
-    const supervisor = supervisorOver(children);
-    const system = new SystemCollector({
-      filesystemPaths: ['/', here],
-      networkInterfaces: ['all'],
-      scope: 'auto',
-    });
-    const tick = () => Promise.all([system.collect(), collectProcessMetrics(supervisor)]);
-    for (let index = 0; index < 3; index += 1) await tick();
-    const ticks: number[] = [];
-    const systemOnly: number[] = [];
-    const processesOnly: number[] = [];
-    const walls: number[] = [];
-    for (let index = 0; index < 20; index += 1) {
-      await sleep(300); // real ticks are 2 s apart: the 250 ms parent-table cache never helps
-      let start = cpuMs();
-      const wall = performance.now();
-      const [, processes] = await tick();
-      walls.push(performance.now() - wall);
-      ticks.push(cpuMs() - start);
-      if (Object.keys(processes).length !== PROCESS_COUNT) throw new Error('missing processes');
-      await sleep(300);
-      start = cpuMs();
-      await system.collect();
-      systemOnly.push(cpuMs() - start);
-      await sleep(300);
-      start = cpuMs();
-      await collectProcessMetrics(supervisor);
-      processesOnly.push(cpuMs() - start);
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const list = await getJson<ProcessList>(host, '/process/processes');
+      if (list.processes.filter((entry) => entry.status === 'running').length >= PROCESS_COUNT)
+        break;
+      await sleep(200);
     }
-    // Idle: the two collectors on a 2 s timer, nothing else in this process, for 10 s.
-    const idleStart = cpuMs();
-    const idleWall = performance.now();
-    const timer = setInterval(() => void tick(), 2000);
-    await sleep(10_000);
-    clearInterval(timer);
-    const idlePercent = ((cpuMs() - idleStart) / (performance.now() - idleWall)) * 100;
+    await sleep(3000); // boot work (start checks, first history rows) is over
+    const pid = host.child.pid;
+    let start = processCpuMs(pid);
+    let wall = performance.now();
+    await sleep(WINDOW_MS);
+    const idleMs = processCpuMs(pid) - start;
+    const idleWall = performance.now() - wall;
+
+    const socket = new WebSocket(`${host.url.replace('http', 'ws')}/ws/metrics`);
+    let frames = 0;
+    let processesInFrame = 0;
+    socket.addEventListener('message', (event) => {
+      frames += 1;
+      const text = typeof event.data === 'string' ? event.data : '';
+      processesInFrame = (text.match(/"name":"Bench \d+"/g) ?? []).length;
+    });
+    await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }));
+    await sleep(1000);
+    const framesBefore = frames;
+    start = processCpuMs(pid);
+    wall = performance.now();
+    await sleep(WINDOW_MS);
+    const streamingMs = processCpuMs(pid) - start;
+    const streamingWall = performance.now() - wall;
+    const ticks = frames - framesBefore;
+    socket.close();
+    const idleRate = idleMs / idleWall;
     return {
       processes: PROCESS_COUNT,
-      tick_cpu_ms: summary(ticks),
-      tick_wall_ms: summary(walls),
-      system_only_cpu_ms: summary(systemOnly),
-      processes_only_cpu_ms: summary(processesOnly),
-      idle_cpu_percent_at_2s: Number(idlePercent.toFixed(3)),
+      processes_in_last_frame: processesInFrame,
+      plugins: 'all',
+      window_ms: WINDOW_MS,
+      idle_cpu_percent: Number(((idleMs / idleWall) * 100).toFixed(3)),
+      streaming_cpu_percent: Number(((streamingMs / streamingWall) * 100).toFixed(3)),
+      ticks_received: ticks,
+      tick_cpu_ms:
+        ticks > 0 ? Number(((streamingMs - idleRate * streamingWall) / ticks).toFixed(2)) : null,
+      tick_cpu_ms_gross: ticks > 0 ? Number((streamingMs / ticks).toFixed(2)) : null,
+      note: 'host CPU from /proc/<pid>/stat (10 ms clock ticks); tick = (streaming − idle rate × window) / snapshots received',
     };
   } finally {
-    for (const child of children) if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+    await stopHost(host);
   }
 }
 
@@ -192,16 +158,13 @@ async function clientWorker(): Promise<void> {
   });
 }
 
-async function fanOutBench(): Promise<Record<string, unknown>> {
-  const host = await startHost({
-    plugins: [PLUGIN],
-    config: { stackd: { metrics: { interval_ms: 2000, history_enabled: false } } },
-    // Production settings: response and message validation is a test-suite check.
-    env: { STACKD_VALIDATE_RESPONSES: '0' },
-  });
+/** 1,000 clients on `url` for a few seconds: the latency of every frame all of them received. */
+async function fanOutOn(
+  url: string,
+  pid: number,
+): Promise<{ ticks: number[][]; cpuPercent: number }> {
   const workers: Worker[] = [];
   try {
-    const url = `${host.url.replace('http', 'ws')}/ws/metrics?interval=0.5`;
     for (let index = 0; index < WORKERS; index += 1) {
       const count = Math.floor(CLIENTS / WORKERS) + (index < CLIENTS % WORKERS ? 1 : 0);
       workers.push(new Worker(fileURLToPath(import.meta.url), { workerData: { url, count } }));
@@ -210,11 +173,10 @@ async function fanOutBench(): Promise<Record<string, unknown>> {
       workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))),
     );
     const measureFrom = new Date().toISOString();
-    const hostCpuBefore = processCpuMs(host.child.pid);
+    const cpuBefore = processCpuMs(pid);
     const windowStart = performance.now();
     await sleep(MEASURED_TICKS * 2000 + 1000);
-    const hostCpuPercent =
-      ((processCpuMs(host.child.pid) - hostCpuBefore) / (performance.now() - windowStart)) * 100;
+    const cpuPercent = ((processCpuMs(pid) - cpuBefore) / (performance.now() - windowStart)) * 100;
     const reports = await Promise.all(
       workers.map(
         (worker) =>
@@ -232,26 +194,80 @@ async function fanOutBench(): Promise<Record<string, unknown>> {
     const ticks = [...merged.entries()]
       .filter(([stamp, values]) => stamp > measureFrom && values.length === CLIENTS)
       .map(([, values]) => values);
-    const all = ticks.flat();
-    const snapshot = await fetch(`${host.url}/metrics`).then((response) => response.text());
-    return {
-      clients: CLIENTS,
-      client_threads: WORKERS,
-      ticks_measured: ticks.length,
-      frame_bytes: Buffer.byteLength(snapshot) + '{"type":"snapshot","data":}'.length,
-      latency_ms: all.length > 0 ? summary(all) : null,
-      host_cpu_percent_while_streaming: Number(hostCpuPercent.toFixed(2)),
-      per_tick: ticks.map((tick) => ({
-        first: Math.min(...tick),
-        p50: percentile(tick, 50),
-        p99: percentile(tick, 99),
-      })),
-      note: "latency = client receipt - snapshot timestamp (ms clock), so it includes serialization, the send loop, the kernel and the clients' own parsing",
-    };
+    return { ticks, cpuPercent };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+const perTick = (ticks: number[][]) =>
+  ticks.map((tick) => ({
+    first: Math.min(...tick),
+    p50: percentile(tick, 50),
+    p99: percentile(tick, 99),
+  }));
+
+async function fanOutBench(): Promise<Record<string, unknown>> {
+  const host = await startHost({
+    config: { stackd: { metrics: { interval_ms: 2000 } } },
+    // Production settings: response and message validation is a test-suite check.
+    env: { STACKD_VALIDATE_RESPONSES: '0' },
+  });
+  const snapshot = await fetch(`${host.url}/metrics`).then((response) => response.text());
+  const frameBytes = Buffer.byteLength(snapshot) + '{"type":"snapshot","data":}'.length;
+  const floor = await startReadyChild(FLOOR, [], /listening (\d+)/, {
+    env: {
+      ...process.env,
+      BENCH_FLOOR_FRAME_BYTES: String(frameBytes),
+      BENCH_FLOOR_INTERVAL_MS: String(FAN_OUT_INTERVAL_MS),
+    },
+    label: 'uWS publish floor',
+  });
+  const stackdUrl = `${host.url.replace('http', 'ws')}/ws/metrics?interval=${FAN_OUT_INTERVAL_MS / 1000}`;
+  const floorUrl = `ws://127.0.0.1:${floor.ready}/ws/metrics`;
+  const runs: Record<'stackd' | 'floor', { ticks: number[][]; cpuPercent: number }[]> = {
+    stackd: [],
+    floor: [],
+  };
+  try {
+    // Interleaved rounds: floor, stackd, floor, stackd.
+    for (let round = 0; round < 2; round += 1) {
+      runs.floor.push(await fanOutOn(floorUrl, floor.pid));
+      runs.stackd.push(await fanOutOn(stackdUrl, host.child.pid ?? Number.NaN));
+    }
+  } finally {
+    await floor.stop();
     await host.stop();
   }
+  const of = (key: 'stackd' | 'floor') => {
+    const ticks = runs[key].flatMap((run) => run.ticks);
+    const all = ticks.flat();
+    return {
+      ticks_measured: ticks.length,
+      latency_ms: all.length > 0 ? summary(all) : null,
+      cpu_percent_while_streaming: summary(runs[key].map((run) => run.cpuPercent)).mean,
+      per_tick: perTick(ticks),
+    };
+  };
+  const stackd = of('stackd');
+  const bare = of('floor');
+  return {
+    clients: CLIENTS,
+    client_threads: WORKERS,
+    interval_ms: FAN_OUT_INTERVAL_MS,
+    frame_bytes: frameBytes,
+    plugins: 'all',
+    latency_ms: stackd.latency_ms,
+    host_cpu_percent_while_streaming: stackd.cpu_percent_while_streaming,
+    floor_latency_ms: bare.latency_ms,
+    p99_ratio_to_floor:
+      stackd.latency_ms !== null && bare.latency_ms !== null && bare.latency_ms.p99 > 0
+        ? Number((stackd.latency_ms.p99 / bare.latency_ms.p99).toFixed(2))
+        : null,
+    stackd,
+    floor: bare,
+    note: "latency = client receipt - frame taken_at (ms clock): serialization, the send, the kernel and the clients' own parsing; the floor is a bare uWS server publishing a frame of the same size to one topic",
+  };
 }
 
 if (isMainThread) {

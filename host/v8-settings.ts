@@ -1,12 +1,20 @@
 /**
  * V8 settings the host applies to itself, imported first by the entry point so they hold before
- * any module compiles WebAssembly.
+ * any module compiles WebAssembly. Only flags V8 reads while running take effect this way (heap
+ * sizes are fixed when the isolate is made, before any of our code runs).
  *
  * `--liftoff-only`: SQLite (node-sqlite3-wasm: users, metrics history, jobs, deliveries, the AI
  * ledger) stays on V8's baseline WebAssembly compiler. Tiering its 1.2 MiB module up with
  * TurboFan costs 25–30 MiB of resident memory that glibc keeps afterwards, for queries that
  * here are few and small (measured: 50 processes, supervisor + auth, RSS 100.6 → 73.6 MiB).
+ *
+ * `--semi-space-growth-factor=1`: the young generation keeps its initial size instead of
+ * doubling up to 2 × 16 MiB in an allocation burst (a wave of 50 restarts) and holding it until
+ * a memory-reducing GC long after. A supervisor's young objects are request-sized; scavenging a
+ * small space more often costs little. Measured (every plugin, 50 processes, 50 concurrent
+ * starts then restarts): RSS after the waves 105.5 → 95.2 MiB.
  */
 import { setFlagsFromString } from 'node:v8';
 
 setFlagsFromString('--liftoff-only');
+setFlagsFromString('--semi-space-growth-factor=1');

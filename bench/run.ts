@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks,churn]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { churnBench } from './churn.bench.js';
 import { graphBench, metricsBench } from './external.bench.js';
 import { httpBench } from './http.bench.js';
 import { stopAll } from './lib/cleanup.js';
@@ -55,6 +56,8 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   sync: () => syncBench(),
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
+  churn: () =>
+    churnBench({ minutes: quick ? 2 : 10, warmupMs: quick ? 20_000 : 60_000, processes: 50 }),
 };
 
 const selected = values.only?.split(',').map((name) => name.trim()) ?? Object.keys(AREAS);

@@ -62,16 +62,23 @@ export async function syncBench(): Promise<{
     const firstSyncS = (performance.now() - started) / 1000;
     if (subA.requests.length !== COUNT || subB.requests.length !== COUNT)
       throw new Error(`incomplete sync: ${subA.requests.length}/${subB.requests.length}`);
+    const nextPoll = async (after: string | undefined, what: string) => {
+      const lists = primary.listCalls;
+      return eventually(
+        async () => {
+          const poll = (await getJson<Status>(host, '/request-sync/status')).last_poll;
+          return primary.listCalls > lists && poll !== after ? poll : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 100, what },
+      );
+    };
+    // The cycle that completed the sync may still be saving when its status shows: one poll
+    // after it settles that, and the poll after that one is the idle poll measured.
+    const settledPoll = await nextPoll(firstPoll, 'a poll after the full sync');
     const mtime = statSync(stateFile).mtimeMs;
     const pid = host.child.pid ?? 0;
-    const listsBefore = primary.listCalls;
     const cpuBefore = cpuMs(pid);
-    await eventually(
-      async () =>
-        primary.listCalls > listsBefore &&
-        (await getJson<Status>(host, '/request-sync/status')).last_poll !== firstPoll,
-      { timeoutMs: 60_000, intervalMs: 100, what: 'idle poll' },
-    );
+    await nextPoll(settledPoll, 'idle poll');
     const idleCpuMs = cpuMs(pid) - cpuBefore;
     const wrote = statSync(stateFile).mtimeMs !== mtime;
     return {

@@ -11,16 +11,32 @@ export class PackWriter {
   count = 0;
 
   add(bytes: Uint8Array): void {
-    const needed = this.length + 4 + bytes.length;
+    const offset = this.reserve(bytes.length); // may replace this.buffer: read it after
+    this.buffer.set(bytes, offset);
+  }
+
+  /**
+   * Add a byte string held as latin1 text (one character per byte, lossless for any bytes): the
+   * scan workers read names this way because a string costs far less to make than a Buffer.
+   */
+  addLatin1(text: string): void {
+    const offset = this.reserve(text.length);
+    this.buffer.write(text, offset, text.length, 'latin1');
+  }
+
+  /** Room for one item of `size` bytes after its length; the offset to write it at. */
+  private reserve(size: number): number {
+    const needed = this.length + 4 + size;
     if (needed > this.buffer.length) {
       const grown = Buffer.allocUnsafe(Math.max(needed, this.buffer.length * 2));
       this.buffer.copy(grown, 0, 0, this.length);
       this.buffer = grown;
     }
-    this.buffer.writeUInt32LE(bytes.length, this.length);
-    this.buffer.set(bytes, this.length + 4);
+    this.buffer.writeUInt32LE(size, this.length);
+    const offset = this.length + 4;
     this.length = needed;
     this.count += 1;
+    return offset;
   }
 
   /** The packed bytes (a fresh ArrayBuffer, safe to transfer). */

@@ -24,24 +24,30 @@ export interface ScanAnswer {
 // Links per message: the main thread decodes a message in a few milliseconds at most.
 const LINKS_PER_MESSAGE = 2048;
 
-const SLASH = Buffer.from('/');
+// Paths are held as latin1 text, one character per byte: lossless for names that are not UTF-8,
+// and a string costs far less to make than a Buffer (measured on 200,000 links, one worker: user
+// CPU 499 → 307 ms). Node encodes a string path as UTF-8 for the system call, which gives the
+// same bytes only while they are ASCII; any other path goes to the call as its bytes.
+const NOT_ASCII = /[^\x00-\x7f]/;
 
-function child(dir: Buffer, name: Buffer): Buffer {
-  return dir[dir.length - 1] === 0x2f
-    ? Buffer.concat([dir, name])
-    : Buffer.concat([dir, SLASH, name]);
+function systemPath(path: string): string | Buffer {
+  return NOT_ASCII.test(path) ? Buffer.from(path, 'latin1') : path;
+}
+
+function asText(path: string): string {
+  return Buffer.from(path, 'latin1').toString('utf8');
 }
 
 function code(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }
 
-function kindOf(entry: Dirent<Buffer>, path: Buffer): 'link' | 'dir' | 'other' {
+function kindOf(entry: Dirent, path: string): 'link' | 'dir' | 'other' {
   if (entry.isSymbolicLink()) return 'link';
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'other';
   try {
-    const stats = lstatSync(path);
+    const stats = lstatSync(systemPath(path));
     return stats.isSymbolicLink() ? 'link' : stats.isDirectory() ? 'dir' : 'other';
   } catch {
     return 'other';
@@ -57,26 +63,28 @@ parentPort?.on('message', (job: ScanJob) => {
     errors = [];
     parentPort?.postMessage(answer, [answer.links.buffer, answer.subdirs.buffer] as never);
   };
-  for (const dir of unpack(job.dirs)) {
-    let entries: Dirent<Buffer>[];
+  for (const dirBytes of unpack(job.dirs)) {
+    const dir = dirBytes.toString('latin1');
+    const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+    let entries: Dirent[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
+      entries = readdirSync(systemPath(dir), { withFileTypes: true, encoding: 'latin1' });
     } catch (error) {
-      errors.push({ path: dir.toString('utf8'), error: code(error) });
+      errors.push({ path: asText(dir), error: code(error) });
       continue;
     }
     for (const entry of entries) {
-      const path = child(dir, entry.name);
+      const path = prefix + entry.name;
       const kind = kindOf(entry, path);
-      if (kind === 'dir') subdirs.add(path);
+      if (kind === 'dir') subdirs.addLatin1(path);
       else if (kind === 'link') {
         try {
-          const target = readlinkSync(path, { encoding: 'buffer' });
-          links.add(path);
-          links.add(target);
+          const target = readlinkSync(systemPath(path), { encoding: 'latin1' });
+          links.addLatin1(path);
+          links.addLatin1(target);
           if (links.count >= 2 * LINKS_PER_MESSAGE) send(false);
         } catch (error) {
-          errors.push({ path: path.toString('utf8'), error: code(error) });
+          errors.push({ path: asText(path), error: code(error) });
         }
       }
     }

@@ -80,6 +80,31 @@ test('names with spaces, newlines and non-UTF-8 bytes are found and can be relin
   t.is(readlinkSync(rawName).toString(), '/new/c');
 });
 
+test('directories and targets keep their exact bytes: UTF-8 accents and invalid bytes below them', async (t) => {
+  const root = tree();
+  const accented = join(root, 'Amélie (2001)');
+  mkdirSync(accented);
+  symlinkSync('/médias/films/Amélie.mkv', join(accented, 'Amélie.mkv'));
+  const rawDir = Buffer.concat([Buffer.from(`${root}/raw-`), Buffer.from([0xc3, 0x28, 0xff])]);
+  mkdirSync(rawDir);
+  const rawLink = Buffer.concat([rawDir, Buffer.from('/inner-'), Buffer.from([0xfe])]);
+  const rawTarget = Buffer.concat([
+    Buffer.from('/old/'),
+    Buffer.from([0x80, 0xff]),
+    Buffer.from('.mkv'),
+  ]);
+  symlinkSync(rawTarget, rawLink);
+  const { found, errors } = await collect(root);
+  t.deepEqual(errors, []);
+  t.is(found.length, 2);
+  const utf8 = found.find((link) => link.path.endsWith('Amélie.mkv'));
+  t.is(utf8?.path, join(accented, 'Amélie.mkv'));
+  t.is(utf8?.target, '/médias/films/Amélie.mkv');
+  const raw = found.find((link) => link.pathBytes.equals(rawLink));
+  t.truthy(raw, 'the link below a non-UTF-8 directory is found with its exact path bytes');
+  t.true(raw?.targetBytes.equals(rawTarget), 'and its exact target bytes');
+});
+
 test('many links arrive in several batches with exact counts', async (t) => {
   const root = tree();
   for (let dir = 0; dir < 20; dir += 1) {

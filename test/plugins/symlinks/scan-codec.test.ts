@@ -1,0 +1,35 @@
+/** The scan workers' wire format: what goes in comes out, byte for byte, past the first buffer. */
+import test from 'ava';
+import { PackWriter, unpack } from '../../../plugins/symlinks/scan-codec.js';
+
+function items(count: number): Buffer[] {
+  return Array.from({ length: count }, (_, index) =>
+    Buffer.concat([
+      Buffer.from(`/média/${index}/`),
+      Buffer.from([0xff, 0x00, 0x80]),
+      Buffer.alloc(index % 97, 0x61),
+    ]),
+  );
+}
+
+const adders: Record<string, (writer: PackWriter, bytes: Buffer) => void> = {
+  bytes: (writer, bytes) => writer.add(bytes),
+  'latin1 text': (writer, bytes) => writer.addLatin1(bytes.toString('latin1')),
+};
+
+for (const [how, add] of Object.entries(adders))
+  test(`items added as ${how} unpack to the same bytes, across buffer growth`, (t) => {
+    const writer = new PackWriter();
+    // 5,000 items of ~70 bytes: the 64 KiB start buffer grows three times on the way.
+    const expected = items(5000);
+    for (const bytes of expected) add(writer, bytes);
+    t.is(writer.count, expected.length);
+    const unpacked = unpack(writer.take());
+    t.is(unpacked.length, expected.length);
+    t.true(
+      unpacked.every((item, index) => item.equals(expected[index] as Buffer)),
+      'every item keeps its exact bytes',
+    );
+    t.is(writer.count, 0, 'take starts a new pack');
+    t.deepEqual(unpack(writer.take()), []);
+  });

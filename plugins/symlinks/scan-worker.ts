@@ -28,7 +28,7 @@ const LINKS_PER_MESSAGE = 2048;
 // and a string costs far less to make than a Buffer (measured on 200,000 links, one worker: user
 // CPU 499 → 307 ms). Node encodes a string path as UTF-8 for the system call, which gives the
 // same bytes only while they are ASCII; any other path goes to the call as its bytes.
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[\u0080-\u00ff]/; // latin1 text holds nothing above U+00FF
 
 function systemPath(path: string): string | Buffer {
   return NOT_ASCII.test(path) ? Buffer.from(path, 'latin1') : path;

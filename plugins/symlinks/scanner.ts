@@ -86,16 +86,20 @@ export async function walkLinks(
     () => new Worker(new URL('./scan-worker.js', import.meta.url)),
   );
   const idle = new Set<Worker>(workers);
+  // A MessagePort hands over every queued message in one go: answers wait here and are handled
+  // one per event-loop turn, so a flood of batches cannot hold off requests (and one batch at a
+  // time reaches the caller, in order).
+  const answers: Array<{ worker: Worker; answer: ScanAnswer }> = [];
+  let handling = false;
   let directories = 0;
   let links = 0;
-  let inflight = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       const finished = (): boolean =>
-        idle.size === workers.length && pending.length === 0 && inflight === 0;
+        idle.size === workers.length && pending.length === 0 && answers.length === 0 && !handling;
       const dispatch = (): void => {
         if (options.signal?.aborted === true) {
-          if (idle.size === workers.length && inflight === 0) resolve();
+          if (idle.size === workers.length && answers.length === 0 && !handling) resolve();
           return;
         }
         for (const worker of idle) {
@@ -113,21 +117,28 @@ export async function walkLinks(
         }
         if (finished()) resolve();
       };
-      for (const worker of workers) {
-        worker.on('error', reject);
-        worker.on('message', (answer: ScanAnswer) => {
+      const handle = async (): Promise<void> => {
+        handling = true;
+        for (let next = answers.shift(); next !== undefined; next = answers.shift()) {
+          const { worker, answer } = next;
           for (const dir of unpack(answer.subdirs)) pending.push(Buffer.from(dir));
           for (const error of answer.errors) options.onError?.(error);
           const found = decodeLinks(answer.links);
           links += found.length;
-          // A job answers in several messages: the walk ends only when every batch was handled.
-          inflight += 1;
-          void Promise.resolve(found.length > 0 ? onBatch(found) : undefined).then(() => {
-            inflight -= 1;
-            options.onProgress?.({ directories, links });
-            if (answer.done) idle.add(worker);
-            dispatch();
-          }, reject);
+          if (found.length > 0) await onBatch(found);
+          options.onProgress?.({ directories, links });
+          if (answer.done) idle.add(worker);
+          dispatch();
+          await new Promise<void>((turn) => setImmediate(turn));
+        }
+        handling = false;
+        dispatch();
+      };
+      for (const worker of workers) {
+        worker.on('error', reject);
+        worker.on('message', (answer: ScanAnswer) => {
+          answers.push({ worker, answer });
+          if (!handling) handle().catch(reject);
         });
       }
       dispatch();

@@ -126,7 +126,7 @@ export async function runRepair(
       counts.unchanged += 1;
       return;
     }
-    if (!link.targetBytes.equals(Buffer.from(link.target))) {
+    if (!link.targetIsUtf8) {
       errors.push({ link_path: link.path, error: 'Target is not valid UTF-8; left unchanged.' });
       return;
     }

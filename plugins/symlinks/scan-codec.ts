@@ -49,6 +49,36 @@ export class PackWriter {
   }
 }
 
+/**
+ * Unpack as latin1 text, one character per byte: the whole pack becomes one string and each item
+ * a substring of it, which costs far less than a Buffer view per item (the main thread decodes
+ * every link a scan finds).
+ */
+export function unpackLatin1(packed: Uint8Array): string[] {
+  const buffer = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
+  const text = buffer.toString('latin1');
+  const items: string[] = [];
+  let offset = 0;
+  while (offset + 4 <= buffer.length) {
+    const length = buffer.readUInt32LE(offset);
+    items.push(text.slice(offset + 4, offset + 4 + length));
+    offset += 4 + length;
+  }
+  return items;
+}
+
+const NOT_ASCII = /[\u0080-\u00ff]/; // latin1 text holds nothing above U+00FF
+
+/** Whether a byte string held as latin1 text is plain ASCII (then it is its own UTF-8 text). */
+export function isAsciiLatin1(bytes: string): boolean {
+  return !NOT_ASCII.test(bytes);
+}
+
+/** The UTF-8 reading of a byte string held as latin1 text (invalid UTF-8 shown as U+FFFD). */
+export function utf8OfLatin1(bytes: string): string {
+  return isAsciiLatin1(bytes) ? bytes : Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
 /** Unpack into views of the same memory (no copies). */
 export function unpack(packed: Uint8Array): Buffer[] {
   const buffer = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { PackWriter, unpack } from './scan-codec.js';
+import { isAsciiLatin1, PackWriter, unpack, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
 import type { ScanAnswer } from './scan-worker.js';
 
 /** One symlink found. */
@@ -21,6 +21,41 @@ export interface FoundLink {
   readonly targetBytes: Buffer;
   /** The target as text. */
   readonly target: string;
+  /** Whether the target's bytes are valid UTF-8 (`target` is then exact). */
+  readonly targetIsUtf8: boolean;
+}
+
+/**
+ * A link as it came from a worker: path and target held as latin1 text (one character per byte).
+ * Nearly every path is ASCII, its own UTF-8 text; bytes are made only when a caller asks.
+ */
+class ScannedLink implements FoundLink {
+  constructor(
+    private readonly rawPath: string,
+    private readonly rawTarget: string,
+  ) {}
+
+  get path(): string {
+    return utf8OfLatin1(this.rawPath);
+  }
+
+  get target(): string {
+    return utf8OfLatin1(this.rawTarget);
+  }
+
+  get pathBytes(): Buffer {
+    return Buffer.from(this.rawPath, 'latin1');
+  }
+
+  get targetBytes(): Buffer {
+    return Buffer.from(this.rawTarget, 'latin1');
+  }
+
+  get targetIsUtf8(): boolean {
+    return (
+      isAsciiLatin1(this.rawTarget) || Buffer.from(this.target, 'utf8').equals(this.targetBytes)
+    );
+  }
 }
 
 /** A directory or link that could not be read. */
@@ -55,18 +90,10 @@ function packAll(items: readonly Buffer[]): Uint8Array {
 }
 
 function decodeLinks(packed: Uint8Array): FoundLink[] {
-  const items = unpack(packed);
+  const items = unpackLatin1(packed);
   const found: FoundLink[] = [];
-  for (let index = 0; index + 1 < items.length; index += 2) {
-    const pathBytes = items[index] as Buffer;
-    const targetBytes = items[index + 1] as Buffer;
-    found.push({
-      pathBytes,
-      path: pathBytes.toString('utf8'),
-      targetBytes,
-      target: targetBytes.toString('utf8'),
-    });
-  }
+  for (let index = 0; index + 1 < items.length; index += 2)
+    found.push(new ScannedLink(items[index] as string, items[index + 1] as string));
   return found;
 }
 

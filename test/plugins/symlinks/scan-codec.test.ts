@@ -1,6 +1,12 @@
 /** The scan workers' wire format: what goes in comes out, byte for byte, past the first buffer. */
 import test from 'ava';
-import { PackWriter, unpack } from '../../../plugins/symlinks/scan-codec.js';
+import {
+  isAsciiLatin1,
+  PackWriter,
+  unpack,
+  unpackLatin1,
+  utf8OfLatin1,
+} from '../../../plugins/symlinks/scan-codec.js';
 
 function items(count: number): Buffer[] {
   return Array.from({ length: count }, (_, index) =>
@@ -33,3 +39,23 @@ for (const [how, add] of Object.entries(adders))
     t.is(writer.count, 0, 'take starts a new pack');
     t.deepEqual(unpack(writer.take()), []);
   });
+
+test('unpacked as latin1 text, every item keeps its bytes', (t) => {
+  const writer = new PackWriter();
+  const expected = items(3000);
+  for (const bytes of expected) writer.add(bytes);
+  const texts = unpackLatin1(writer.take());
+  t.is(texts.length, expected.length);
+  t.true(
+    texts.every((text, index) => Buffer.from(text, 'latin1').equals(expected[index] as Buffer)),
+  );
+});
+
+test('latin1 byte strings read as UTF-8 text: ASCII as is, the rest decoded', (t) => {
+  t.true(isAsciiLatin1('/media/movies/a.mkv'));
+  t.is(utf8OfLatin1('/media/movies/a.mkv'), '/media/movies/a.mkv');
+  const accented = Buffer.from('/médias/Amélie.mkv').toString('latin1');
+  t.false(isAsciiLatin1(accented));
+  t.is(utf8OfLatin1(accented), '/médias/Amélie.mkv');
+  t.is(utf8OfLatin1(Buffer.from([0x2f, 0xff]).toString('latin1')), '/\ufffd');
+});

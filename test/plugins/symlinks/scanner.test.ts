@@ -100,9 +100,12 @@ test('directories and targets keep their exact bytes: UTF-8 accents and invalid 
   const utf8 = found.find((link) => link.path.endsWith('Amélie.mkv'));
   t.is(utf8?.path, join(accented, 'Amélie.mkv'));
   t.is(utf8?.target, '/médias/films/Amélie.mkv');
+  t.true(utf8?.targetIsUtf8, 'a UTF-8 target with accents is text');
+  t.true(utf8?.pathBytes.equals(Buffer.from(join(accented, 'Amélie.mkv'))), 'path bytes are UTF-8');
   const raw = found.find((link) => link.pathBytes.equals(rawLink));
   t.truthy(raw, 'the link below a non-UTF-8 directory is found with its exact path bytes');
   t.true(raw?.targetBytes.equals(rawTarget), 'and its exact target bytes');
+  t.false(raw?.targetIsUtf8, 'a target that is not UTF-8 says so (a repair leaves it alone)');
 });
 
 test('many links arrive in several batches with exact counts', async (t) => {

@@ -204,7 +204,7 @@ function supervisionFigures(
   for (const key of keys)
     figures.push(
       figure(area, `idle CPU: ${labels[key] ?? key}`, round(of(key, 'idle_cpu_percent'), 2), '%', {
-        ...(key === 'stackd' ? { goal: { op: '<', limit: 0.5 } } : {}),
+        ...(key === 'stackd' ? { goal: { op: '<', limit: 0.3 } } : {}),
       }),
     );
   return figures;

@@ -49,22 +49,35 @@ export class PackWriter {
   }
 }
 
+/** Each packed item as the byte range it holds in `buffer`. */
+function unpackRanges<T>(
+  packed: Uint8Array,
+  item: (buffer: Buffer, start: number, end: number) => T,
+): T[] {
+  const buffer = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
+  const items: T[] = [];
+  let offset = 0;
+  while (offset + 4 <= buffer.length) {
+    const length = buffer.readUInt32LE(offset);
+    items.push(item(buffer, offset + 4, offset + 4 + length));
+    offset += 4 + length;
+  }
+  return items;
+}
+
+/** Unpack into views of the same memory (no copies). */
+export function unpack(packed: Uint8Array): Buffer[] {
+  return unpackRanges(packed, (buffer, start, end) => buffer.subarray(start, end));
+}
+
 /**
  * Unpack as latin1 text, one character per byte: the whole pack becomes one string and each item
  * a substring of it, which costs far less than a Buffer view per item (the main thread decodes
  * every link a scan finds).
  */
 export function unpackLatin1(packed: Uint8Array): string[] {
-  const buffer = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
-  const text = buffer.toString('latin1');
-  const items: string[] = [];
-  let offset = 0;
-  while (offset + 4 <= buffer.length) {
-    const length = buffer.readUInt32LE(offset);
-    items.push(text.slice(offset + 4, offset + 4 + length));
-    offset += 4 + length;
-  }
-  return items;
+  const text = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).toString('latin1');
+  return unpackRanges(packed, (_buffer, start, end) => text.slice(start, end));
 }
 
 const NOT_ASCII = /[\u0080-\u00ff]/; // latin1 text holds nothing above U+00FF
@@ -77,17 +90,4 @@ export function isAsciiLatin1(bytes: string): boolean {
 /** The UTF-8 reading of a byte string held as latin1 text (invalid UTF-8 shown as U+FFFD). */
 export function utf8OfLatin1(bytes: string): string {
   return isAsciiLatin1(bytes) ? bytes : Buffer.from(bytes, 'latin1').toString('utf8');
-}
-
-/** Unpack into views of the same memory (no copies). */
-export function unpack(packed: Uint8Array): Buffer[] {
-  const buffer = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
-  const items: Buffer[] = [];
-  let offset = 0;
-  while (offset + 4 <= buffer.length) {
-    const length = buffer.readUInt32LE(offset);
-    items.push(buffer.subarray(offset + 4, offset + 4 + length));
-    offset += 4 + length;
-  }
-  return items;
 }

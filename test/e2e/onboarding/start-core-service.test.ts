@@ -107,7 +107,9 @@ test('a core service starts after its two templated dependencies, with the key i
 });
 
 test('a failing dependency is listed in errors while the rest still start', async (t) => {
-  const host = await startWithTestCatalog({});
+  // The failing service exits once node has loaded it: under CI load that took longer than the
+  // suite's 300 ms start check and counted as started. The default check (2 s) leaves room.
+  const host = await startWithTestCatalog({}, { supervisor: { start_check_ms: 2000 } });
   t.teardown(() => host.stop());
   const response = await request(host.url, '/process/start-core-service', {
     body: {

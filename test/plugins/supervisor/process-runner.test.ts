@@ -178,7 +178,8 @@ test('crash → backoff → restart, until max_restarts within the window gives 
 
 test('a manual stop during backoff cancels the restart', async (t) => {
   const block = (file: string) => ({
-    command: ['node', program('crashes'), '--after', '150', '--count-file', file],
+    // Up for 1 s, so the 50 ms start check passes even when a loaded machine runs it late.
+    command: ['node', program('crashes'), '--after', '1000', '--count-file', file],
     restart_policy: { base_sec: 0.3 },
   });
   const stoppedOne = makeRunner(block('runs.txt'), { startCheckMs: 50 });

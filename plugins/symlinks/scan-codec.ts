@@ -1,26 +1,18 @@
 /**
  * The scan workers' wire format: a list of byte strings packed into one buffer (a 4-byte length
- * before each), so a batch of thousands of paths crosses to the main thread as one transferable
- * buffer instead of thousands of cloned objects.
+ * before each), so a batch of thousands of paths crosses threads as one transferable buffer
+ * instead of thousands of cloned objects. Both sides hold a byte string as latin1 text (one
+ * character per byte, lossless for any bytes): a string costs far less to make than a Buffer.
  */
 
-/** Packs byte strings. */
+/** Packs byte strings held as latin1 text. */
 export class PackWriter {
   private buffer = Buffer.allocUnsafe(64 * 1024);
   private length = 0;
   count = 0;
 
-  add(bytes: Uint8Array): void {
-    const offset = this.reserve(bytes.length); // may replace this.buffer: read it after
-    this.buffer.set(bytes, offset);
-  }
-
-  /**
-   * Add a byte string held as latin1 text (one character per byte, lossless for any bytes): the
-   * scan workers read names this way because a string costs far less to make than a Buffer.
-   */
   addLatin1(text: string): void {
-    const offset = this.reserve(text.length);
+    const offset = this.reserve(text.length); // may replace this.buffer: read it after
     this.buffer.write(text, offset, text.length, 'latin1');
   }
 
@@ -49,35 +41,22 @@ export class PackWriter {
   }
 }
 
-/** Each packed item as the byte range it holds in `buffer`. */
-function unpackRanges<T>(
-  packed: Uint8Array,
-  item: (buffer: Buffer, start: number, end: number) => T,
-): T[] {
+/**
+ * Unpack as latin1 text: the whole pack becomes one string and each item a substring of it,
+ * which costs far less than a Buffer view per item (the main thread decodes every link a scan
+ * finds).
+ */
+export function unpackLatin1(packed: Uint8Array): string[] {
   const buffer = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
-  const items: T[] = [];
+  const text = buffer.toString('latin1');
+  const items: string[] = [];
   let offset = 0;
   while (offset + 4 <= buffer.length) {
     const length = buffer.readUInt32LE(offset);
-    items.push(item(buffer, offset + 4, offset + 4 + length));
+    items.push(text.slice(offset + 4, offset + 4 + length));
     offset += 4 + length;
   }
   return items;
-}
-
-/** Unpack into views of the same memory (no copies). */
-export function unpack(packed: Uint8Array): Buffer[] {
-  return unpackRanges(packed, (buffer, start, end) => buffer.subarray(start, end));
-}
-
-/**
- * Unpack as latin1 text, one character per byte: the whole pack becomes one string and each item
- * a substring of it, which costs far less than a Buffer view per item (the main thread decodes
- * every link a scan finds).
- */
-export function unpackLatin1(packed: Uint8Array): string[] {
-  const text = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).toString('latin1');
-  return unpackRanges(packed, (_buffer, start, end) => text.slice(start, end));
 }
 
 const NOT_ASCII = /[\u0080-\u00ff]/; // latin1 text holds nothing above U+00FF

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { isAsciiLatin1, PackWriter, unpack, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
+import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
 import type { ScanAnswer } from './scan-worker.js';
 
 /** One symlink found. */
@@ -83,9 +83,9 @@ export interface ScanOptions {
 
 const DIRS_PER_JOB = 64;
 
-function packAll(items: readonly Buffer[]): Uint8Array {
+function packAll(items: readonly string[]): Uint8Array {
   const writer = new PackWriter();
-  for (const item of items) writer.add(item);
+  for (const item of items) writer.addLatin1(item);
   return writer.take();
 }
 
@@ -107,7 +107,8 @@ export async function walkLinks(
   options: ScanOptions,
 ): Promise<ScanProgress> {
   const count = options.concurrency > 0 ? options.concurrency : Math.min(4, availableParallelism());
-  const pending: Buffer[] = roots.map((root) => Buffer.from(root));
+  // Directories to read, as latin1 byte strings (the workers' form).
+  const pending: string[] = roots.map((root) => Buffer.from(root).toString('latin1'));
   const workers = Array.from(
     { length: Math.min(count, 16) },
     () => new Worker(new URL('./scan-worker.js', import.meta.url)),
@@ -122,11 +123,12 @@ export async function walkLinks(
   let links = 0;
   try {
     await new Promise<void>((resolve, reject) => {
-      const finished = (): boolean =>
-        idle.size === workers.length && pending.length === 0 && answers.length === 0 && !handling;
+      // Nothing out with a worker and nothing waiting to be handled.
+      const settled = (): boolean =>
+        idle.size === workers.length && answers.length === 0 && !handling;
       const dispatch = (): void => {
         if (options.signal?.aborted === true) {
-          if (idle.size === workers.length && answers.length === 0 && !handling) resolve();
+          if (settled()) resolve();
           return;
         }
         for (const worker of idle) {
@@ -142,13 +144,13 @@ export async function walkLinks(
           const packed = packAll(dirs);
           worker.postMessage({ dirs: packed }, [packed.buffer] as never);
         }
-        if (finished()) resolve();
+        if (settled() && pending.length === 0) resolve();
       };
       const handle = async (): Promise<void> => {
         handling = true;
         for (let next = answers.shift(); next !== undefined; next = answers.shift()) {
           const { worker, answer } = next;
-          for (const dir of unpack(answer.subdirs)) pending.push(Buffer.from(dir));
+          for (const dir of unpackLatin1(answer.subdirs)) pending.push(dir);
           for (const error of answer.errors) options.onError?.(error);
           const found = decodeLinks(answer.links);
           links += found.length;

@@ -6,7 +6,8 @@
  * stall > 20 ms) and the repair's time (< 3 s); RSS growth of a scan of 1,000,000 links
  * (< 100 MiB).
  */
-import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -82,27 +83,24 @@ interface ProbeReport {
   readonly p99Ms: number;
 }
 
+/** The next message from the probe child; fails if it exits first. */
+async function nextMessage(child: ChildProcess): Promise<unknown> {
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`the /health probe exited with ${String(code)}`);
+  });
+  const [message] = await Promise.race([once(child, 'message'), exited]);
+  return message;
+}
+
 /** Start the /health probe child; resolves once its first probe was answered. */
 async function startProbe(url: string): Promise<{ stop(): Promise<ProbeReport> }> {
   const child = fork(join(here, 'health-probe-child.js'), [url, '10'], { stdio: 'ignore' });
-  const messages: unknown[] = [];
-  const waiters: Array<() => void> = [];
-  child.on('message', (message) => {
-    messages.push(message);
-    waiters.shift()?.();
-  });
-  const next = (): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const take = (): void => resolve(messages.shift());
-      if (messages.length > 0) take();
-      else waiters.push(take);
-      child.once('exit', (code) => reject(new Error(`the /health probe exited with ${code}`)));
-    });
-  if ((await next()) !== 'ready') throw new Error('the /health probe did not start');
+  if ((await nextMessage(child)) !== 'ready') throw new Error('the /health probe did not start');
   return {
     stop: async () => {
+      const report = nextMessage(child);
       child.send('stop');
-      return (await next()) as ProbeReport;
+      return (await report) as ProbeReport;
     },
   };
 }

@@ -2,7 +2,6 @@
  * Manifest backup (snapshot): every link of the roots with its target and whether the target
  * exists, streamed into the manifest file (atomic, see manifest-file.ts).
  */
-import { targetExists } from './link-ops.js';
 import { ManifestWriter, manifestTimestamp } from './manifest-file.js';
 import { CappedList } from './result-list.js';
 import { walkLinks } from './scanner.js';
@@ -56,10 +55,8 @@ export async function runBackup(options: BackupOptions) {
       options.roots,
       async (batch) => {
         scanned += batch.length;
-        // stat follows the link itself: a relative target is read from the link's folder.
-        const exists = await Promise.all(batch.map((link) => targetExists(link.pathBytes)));
-        for (const [index, link] of batch.entries()) {
-          const targetIsThere = exists[index] === true;
+        for (const link of batch) {
+          const targetIsThere = link.targetExists === true;
           if (!targetIsThere && !options.includeBroken) {
             skippedBroken += 1;
             continue;
@@ -80,6 +77,9 @@ export async function runBackup(options: BackupOptions) {
         concurrency: options.concurrency,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onError: (failure) => errors.push({ link_path: failure.path, error: failure.error }),
+        // The workers stat each link (following it, so a relative target is read from the
+        // link's folder) on the scan's cores.
+        checkTargets: true,
       },
     );
     await writer.commit();

@@ -15,11 +15,12 @@ function siblingTemp(path: Buffer): Buffer {
   return Buffer.concat([dir, Buffer.from(`.stackd-relink-${randomBytes(6).toString('hex')}.tmp`)]);
 }
 
-const RELINK_TEMP = /(^|\/)\.stackd-relink-[0-9a-f]{12}\.tmp$/;
+/** The name of a replacement's temp link, which a crash may leave behind. */
+export const RELINK_LEFTOVER = /(^|\/)\.stackd-relink-[0-9a-f]{12}\.tmp$/;
 
 /** A temp link of a replacement a crash interrupted (removed by the next repair). */
 export function isRelinkLeftover(path: string): boolean {
-  return RELINK_TEMP.test(path);
+  return RELINK_LEFTOVER.test(path);
 }
 
 /** Whether `path` (bytes) exists after following links. */

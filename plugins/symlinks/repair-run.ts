@@ -7,7 +7,14 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import type { RewriteRule } from './presets.js';
-import { isRelinkLeftover, linkTargetExists, moveLink, pathKind, replaceLink } from './link-ops.js';
+import {
+  isRelinkLeftover,
+  linkTargetExists,
+  moveLink,
+  pathKind,
+  RELINK_LEFTOVER,
+  replaceLink,
+} from './link-ops.js';
 import { ManifestWriter, manifestTimestamp } from './manifest-file.js';
 import type { RepairPlan, RepairRequest } from './repair-plan.js';
 import { CappedList } from './result-list.js';
@@ -67,11 +74,14 @@ function message(error: unknown): string {
     : text;
 }
 
+/** A rule that matched, and the target it gives. */
+export interface RewriteMatch {
+  readonly rule: RewriteRule;
+  readonly target: string;
+}
+
 /** The first rule matching a target, and the rewritten target. */
-export function rewriteTarget(
-  target: string,
-  rules: readonly RewriteRule[],
-): { rule: RewriteRule; target: string } | null {
+export function rewriteTarget(target: string, rules: readonly RewriteRule[]): RewriteMatch | null {
   for (const rule of rules) {
     const from = rule.from_prefix;
     if (target === from || target.startsWith(from.endsWith('/') ? from : `${from}/`)) {
@@ -115,51 +125,75 @@ export async function runRepair(
   let lastReport = 0;
   const keepUndo = !request.dry_run && options.backupPath !== null;
 
-  const rewriteOne = async (link: FoundLink): Promise<void> => {
+  const record = (link: FoundLink, next: RewriteMatch): void => {
+    changes.push({
+      link_path: link.path,
+      old_target: link.target,
+      new_target: next.target,
+      matched_rule: next.rule,
+    });
+    if (keepUndo)
+      undo.push({
+        link_path: link.path,
+        target: link.target,
+        change: { link_path: link.path, old_target: link.target, new_target: next.target },
+      });
+  };
+  const apply = (link: FoundLink, next: RewriteMatch): Promise<void> | undefined => {
+    if (request.dry_run) {
+      record(link, next);
+      return undefined;
+    }
+    return replaceLink(link.pathBytes, next.target).then(
+      () => record(link, next),
+      (error: unknown) => {
+        errors.push({ link_path: link.path, error: message(error) });
+      },
+    );
+  };
+  // A link that needs no file system call (a dry run, or nothing to change) is settled without a
+  // promise: most links of a large tree are.
+  const rewriteOne = (link: FoundLink): Promise<void> | undefined => {
     if (isRelinkLeftover(link.path)) {
       // The new link of a rewrite a crash cut off before its rename: the old one is intact.
-      if (!request.dry_run) await rm(link.pathBytes, { force: true }).catch(() => undefined);
-      return;
+      return request.dry_run
+        ? undefined
+        : rm(link.pathBytes, { force: true }).catch(() => undefined);
     }
     const next = rewriteTarget(link.target, plan.rules);
     if (next === null || next.target === link.target) {
       counts.unchanged += 1;
-      return;
+      return undefined;
     }
     if (!link.targetIsUtf8) {
       errors.push({ link_path: link.path, error: 'Target is not valid UTF-8; left unchanged.' });
-      return;
+      return undefined;
     }
-    if (!request.include_broken && !(await linkTargetExists(link.path, link.target))) {
+    if (request.include_broken || link.targetExists === true) return apply(link, next);
+    if (link.targetExists === false) {
       counts.nonexistent += 1;
-      return;
+      return undefined;
     }
-    try {
-      if (!request.dry_run) await replaceLink(link.pathBytes, next.target);
-      changes.push({
-        link_path: link.path,
-        old_target: link.target,
-        new_target: next.target,
-        matched_rule: next.rule,
-      });
-      if (keepUndo)
-        undo.push({
-          link_path: link.path,
-          target: link.target,
-          change: { link_path: link.path, old_target: link.target, new_target: next.target },
-        });
-    } catch (error) {
-      errors.push({ link_path: link.path, error: message(error) });
-    }
+    return linkTargetExists(link.path, link.target).then((exists) => {
+      if (exists) return apply(link, next);
+      counts.nonexistent += 1;
+      return undefined;
+    });
   };
 
   report('collecting');
   if (plan.rules.length > 0)
     await walkLinks(
       plan.roots,
-      async (batch) => {
-        counts.scanned += batch.length;
-        await Promise.all(batch.map(rewriteOne));
+      async (batch, passedOver) => {
+        counts.scanned += batch.length + passedOver;
+        counts.unchanged += passedOver;
+        const pending: Array<Promise<void>> = [];
+        for (const link of batch) {
+          const work = rewriteOne(link);
+          if (work !== undefined) pending.push(work);
+        }
+        if (pending.length > 0) await Promise.all(pending);
         if (counts.scanned - lastReport >= 2000) {
           lastReport = counts.scanned;
           report('processing');
@@ -169,6 +203,13 @@ export async function runRepair(
         concurrency: options.concurrency,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onError: (failure) => errors.push({ link_path: failure.path, error: failure.error }),
+        // Only links a rule can match (or crash leftovers) reach this thread, their targets
+        // already checked by the workers.
+        targetFilter: {
+          targetPrefixes: plan.rules.map((rule) => rule.from_prefix),
+          keepPath: RELINK_LEFTOVER,
+        },
+        checkTargets: !request.include_broken,
       },
     );
 

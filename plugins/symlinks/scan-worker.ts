@@ -4,9 +4,9 @@
  * answers one packed message per job: the links with their targets, the subdirectories to walk,
  * and what could not be read. Directory links are links here, never descended.
  */
-import { lstatSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
 
 /** A job: packed directory paths. */
@@ -14,9 +14,27 @@ export interface ScanJob {
   readonly dirs: Uint8Array;
 }
 
-/** An answer: packed (path, target) pairs, packed subdirectories, errors; `done` ends the job. */
+/**
+ * What a worker is told once, at its start. Work the caller would otherwise do per link on its
+ * own thread is done here, on the scan's cores: links whose target starts with none of
+ * `targetPrefixes` (latin1 byte strings) and whose path does not match `keepPath` are only
+ * counted, and with `checkTargets` each link handed over says whether its target exists.
+ */
+export interface ScanSetup {
+  readonly targetPrefixes: readonly string[] | null;
+  readonly keepPath: RegExp | null;
+  readonly checkTargets: boolean;
+}
+
+/**
+ * An answer: packed (path, target) pairs, packed subdirectories, errors; `done` ends the job.
+ * `targetExists` holds a byte per link (1: the target exists) when targets are checked, and
+ * `passedOver` counts the links the prefix filter left out.
+ */
 export interface ScanAnswer {
   readonly links: Uint8Array;
+  readonly targetExists: Uint8Array | null;
+  readonly passedOver: number;
   readonly subdirs: Uint8Array;
   readonly errors: Array<{ path: string; error: string }>;
   readonly done: boolean;
@@ -67,13 +85,43 @@ function yieldToTheHost(): void {
 
 yieldToTheHost();
 
+const setup = workerData as ScanSetup;
+
+function wanted(path: string, target: string): boolean {
+  const prefixes = setup.targetPrefixes;
+  if (prefixes === null) return true;
+  for (const prefix of prefixes) if (target.startsWith(prefix)) return true;
+  return setup.keepPath?.test(path) === true;
+}
+
+// stat follows the link itself, so a relative target is read from the link's folder exactly as
+// the kernel reads it; a loop or a denied folder counts as missing, as on the main thread.
+function targetExists(path: string): boolean {
+  try {
+    return statSync(systemPath(path), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 parentPort?.on('message', (job: ScanJob) => {
   const links = new PackWriter();
   const subdirs = new PackWriter();
+  const exists: number[] = [];
+  let passedOver = 0;
   let errors: ScanAnswer['errors'] = [];
   const send = (done: boolean): void => {
-    const answer: ScanAnswer = { links: links.take(), subdirs: subdirs.take(), errors, done };
+    const answer: ScanAnswer = {
+      links: links.take(),
+      targetExists: setup.checkTargets ? Uint8Array.from(exists) : null,
+      passedOver,
+      subdirs: subdirs.take(),
+      errors,
+      done,
+    };
     errors = [];
+    exists.length = 0;
+    passedOver = 0;
     parentPort?.postMessage(answer, [answer.links.buffer, answer.subdirs.buffer] as never);
   };
   for (const dir of unpackLatin1(job.dirs)) {
@@ -92,6 +140,11 @@ parentPort?.on('message', (job: ScanJob) => {
       else if (kind === 'link') {
         try {
           const target = readlinkSync(systemPath(path), { encoding: 'latin1' });
+          if (!wanted(path, target)) {
+            passedOver += 1;
+            continue;
+          }
+          if (setup.checkTargets) exists.push(targetExists(path) ? 1 : 0);
           links.addLatin1(path);
           links.addLatin1(target);
           if (links.count >= 2 * LINKS_PER_MESSAGE) send(false);

@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
-import type { ScanAnswer } from './scan-worker.js';
+import type { ScanAnswer, ScanSetup } from './scan-worker.js';
 
 /** One symlink found. */
 export interface FoundLink {
@@ -23,6 +23,8 @@ export interface FoundLink {
   readonly target: string;
   /** Whether the target's bytes are valid UTF-8 (`target` is then exact). */
   readonly targetIsUtf8: boolean;
+  /** Whether the target exists (following the link), when the scan checked targets. */
+  readonly targetExists: boolean | undefined;
 }
 
 /**
@@ -33,6 +35,7 @@ class ScannedLink implements FoundLink {
   constructor(
     private readonly rawPath: string,
     private readonly rawTarget: string,
+    readonly targetExists: boolean | undefined,
   ) {}
 
   get path(): string {
@@ -77,9 +80,23 @@ export interface ScanOptions {
   readonly signal?: AbortSignal;
   /** Called for every unreadable directory or link; the scan goes on. */
   readonly onError?: (error: ScanError) => void;
-  /** Called after each directory. */
+  /** Called after each batch. */
   readonly onProgress?: (progress: ScanProgress) => void;
+  /**
+   * Hand over only links whose target starts with one of `targetPrefixes` (as text) or whose
+   * path matches `keepPath`; the others are only counted (`passedOver`). The workers test this,
+   * so links the caller would skip never cost its thread anything.
+   */
+  readonly targetFilter?: {
+    readonly targetPrefixes: readonly string[];
+    readonly keepPath?: RegExp;
+  };
+  /** Have the workers check every handed-over link's target (`FoundLink.targetExists`). */
+  readonly checkTargets?: boolean;
 }
+
+/** Called with each batch of links, and how many links the target filter passed over. */
+export type OnLinkBatch = (links: FoundLink[], passedOver: number) => Promise<void> | void;
 
 const DIRS_PER_JOB = 64;
 
@@ -89,12 +106,31 @@ function packAll(items: readonly string[]): Uint8Array {
   return writer.take();
 }
 
-function decodeLinks(packed: Uint8Array): FoundLink[] {
-  const items = unpackLatin1(packed);
+function decodeLinks(answer: ScanAnswer): FoundLink[] {
+  const items = unpackLatin1(answer.links);
+  const exists = answer.targetExists;
   const found: FoundLink[] = [];
   for (let index = 0; index + 1 < items.length; index += 2)
-    found.push(new ScannedLink(items[index] as string, items[index + 1] as string));
+    found.push(
+      new ScannedLink(
+        items[index] as string,
+        items[index + 1] as string,
+        exists === null ? undefined : exists[index / 2] === 1,
+      ),
+    );
   return found;
+}
+
+function setupOf(options: ScanOptions): ScanSetup {
+  const filter = options.targetFilter;
+  return {
+    targetPrefixes:
+      filter === undefined
+        ? null
+        : filter.targetPrefixes.map((prefix) => Buffer.from(prefix).toString('latin1')),
+    keepPath: filter?.keepPath ?? null,
+    checkTargets: options.checkTargets === true,
+  };
 }
 
 /**
@@ -103,40 +139,43 @@ function decodeLinks(packed: Uint8Array): FoundLink[] {
  */
 export async function walkLinks(
   roots: readonly string[],
-  onBatch: (links: FoundLink[]) => Promise<void> | void,
+  onBatch: OnLinkBatch,
   options: ScanOptions,
 ): Promise<ScanProgress> {
-  const count = options.concurrency > 0 ? options.concurrency : Math.min(4, availableParallelism());
+  const wanted =
+    options.concurrency > 0 ? options.concurrency : Math.min(4, availableParallelism());
+  const count = Math.min(wanted, 16);
+  const setup = setupOf(options);
   // Directories to read, as latin1 byte strings (the workers' form).
   const pending: string[] = roots.map((root) => Buffer.from(root).toString('latin1'));
-  const workers = Array.from(
-    { length: Math.min(count, 16) },
-    () => new Worker(new URL('./scan-worker.js', import.meta.url)),
-  );
-  const idle = new Set<Worker>(workers);
+  const workers: Worker[] = [];
+  const idle = new Set<Worker>();
   // A MessagePort hands over every queued message in one go: answers wait here and are handled
   // one per event-loop turn, so a flood of batches cannot hold off requests (and one batch at a
   // time reaches the caller, in order).
   const answers: Array<{ worker: Worker; answer: ScanAnswer }> = [];
   let handling = false;
+  let finished = false;
   let directories = 0;
   let links = 0;
   try {
     await new Promise<void>((resolve, reject) => {
+      const finish = (): void => {
+        finished = true;
+        resolve();
+      };
       // Nothing out with a worker and nothing waiting to be handled.
       const settled = (): boolean =>
         idle.size === workers.length && answers.length === 0 && !handling;
       const dispatch = (): void => {
+        if (finished) return;
         if (options.signal?.aborted === true) {
-          if (settled()) resolve();
+          if (settled()) finish();
           return;
         }
         for (const worker of idle) {
           if (pending.length === 0) break;
-          const size = Math.max(
-            1,
-            Math.min(DIRS_PER_JOB, Math.ceil(pending.length / workers.length)),
-          );
+          const size = Math.max(1, Math.min(DIRS_PER_JOB, Math.ceil(pending.length / count)));
           // From the end: depth first, which keeps the queue short.
           const dirs = pending.splice(pending.length - size, size);
           idle.delete(worker);
@@ -144,7 +183,7 @@ export async function walkLinks(
           const packed = packAll(dirs);
           worker.postMessage({ dirs: packed }, [packed.buffer] as never);
         }
-        if (settled() && pending.length === 0) resolve();
+        if (settled() && pending.length === 0) finish();
       };
       const handle = async (): Promise<void> => {
         handling = true;
@@ -152,9 +191,9 @@ export async function walkLinks(
           const { worker, answer } = next;
           for (const dir of unpackLatin1(answer.subdirs)) pending.push(dir);
           for (const error of answer.errors) options.onError?.(error);
-          const found = decodeLinks(answer.links);
-          links += found.length;
-          if (found.length > 0) await onBatch(found);
+          const found = decodeLinks(answer);
+          links += found.length + answer.passedOver;
+          if (found.length > 0 || answer.passedOver > 0) await onBatch(found, answer.passedOver);
           options.onProgress?.({ directories, links });
           if (answer.done) idle.add(worker);
           dispatch();
@@ -163,16 +202,27 @@ export async function walkLinks(
         handling = false;
         dispatch();
       };
-      for (const worker of workers) {
+      // Starting a worker costs the event loop several milliseconds: one start per turn, the
+      // first put to work at once.
+      const startWorker = (): void => {
+        if (finished) return;
+        const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
+          workerData: setup,
+        });
+        workers.push(worker);
         worker.on('error', reject);
         worker.on('message', (answer: ScanAnswer) => {
           answers.push({ worker, answer });
           if (!handling) handle().catch(reject);
         });
-      }
-      dispatch();
+        idle.add(worker);
+        dispatch();
+        if (workers.length < count) setImmediate(startWorker);
+      };
+      startWorker();
     });
   } finally {
+    finished = true;
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
   return { directories, links };

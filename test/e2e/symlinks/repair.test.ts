@@ -1,5 +1,5 @@
 /** Repair against a real tree: preview, apply atomically, idempotent, migrations, refusals. */
-import { readlinkSync, existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { request } from '../../helpers/http.js';
@@ -18,6 +18,7 @@ test('dry run previews, apply rewrites, a second apply changes nothing', async (
     dry_run: true,
     changed: 2,
     skipped_nonexistent_target: 1,
+    skipped_unchanged: 2,
     scanned_symlinks: 5,
   });
   t.is(
@@ -144,4 +145,27 @@ test('allowed_roots confines what a repair may touch', async (t) => {
     body: { presets: ['decypharr_beta_consolidated'], roots: [join(tree.links, 'movies')] },
   });
   t.is(inside.status, 200, inside.text);
+});
+
+test("a crash's leftover temp link is kept by a dry run and removed by the next apply", async (t) => {
+  const tree = linkTree();
+  // What a crash between a replacement's symlink and its rename leaves: the new target, which no
+  // rule matches any more.
+  const leftover = join(tree.links, 'movies', '.stackd-relink-0123456789ab.tmp');
+  symlinkSync(join(tree.newRoot, 'a.mkv'), leftover);
+  const host = await startSymlinkHost([tree.links]);
+  t.teardown(() => host.stop());
+  const rule = { from_prefix: tree.oldRoot, to_prefix: tree.newRoot };
+  const preview = await request(host.url, '/process/symlink-repair', {
+    body: { rewrite_rules: [rule], roots: [tree.links] },
+  });
+  t.is(preview.status, 200, preview.text);
+  t.like(preview.body, { scanned_symlinks: 6, changed: 3 });
+  t.true(lstatSync(leftover).isSymbolicLink(), 'a dry run touches nothing');
+  const applied = await request(host.url, '/process/symlink-repair', {
+    body: { rewrite_rules: [rule], roots: [tree.links], dry_run: false },
+  });
+  t.like(applied.body, { changed: 3 });
+  t.false(existsSync(leftover), 'the leftover is gone');
+  t.is(readlinkSync(join(tree.links, 'movies', 'a.mkv')), join(tree.newRoot, 'a.mkv'));
 });

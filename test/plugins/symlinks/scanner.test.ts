@@ -122,6 +122,62 @@ test('many links arrive in several batches with exact counts', async (t) => {
   t.true(batches >= 2, 'more than one message of at most 4,096 links');
 });
 
+test('a target filter hands over only matching links (and kept names), counting the rest; workers check targets', async (t) => {
+  const root = tree();
+  mkdirSync(join(root, 'media'));
+  writeFileSync(join(root, 'media', 'film.mkv'), '');
+  mkdirSync(join(root, 'lib'));
+  symlinkSync(join(root, 'media', 'film.mkv'), join(root, 'lib', 'absolute-ok'));
+  symlinkSync('../media/film.mkv', join(root, 'lib', 'relative-ok'));
+  symlinkSync(join(root, 'media', 'gone.mkv'), join(root, 'lib', 'broken'));
+  symlinkSync(join(root, 'lib', 'loop-b'), join(root, 'lib', 'loop-a'));
+  symlinkSync(join(root, 'lib', 'loop-a'), join(root, 'lib', 'loop-b'));
+  symlinkSync('/elsewhere/x', join(root, 'lib', 'other'));
+  symlinkSync('/elsewhere/y', join(root, 'lib', 'keep-me'));
+  const found: FoundLink[] = [];
+  let passedOver = 0;
+  const progress = await walkLinks(
+    [join(root, 'lib')],
+    (batch, skipped) => {
+      found.push(...batch);
+      passedOver += skipped;
+    },
+    {
+      concurrency: 2,
+      targetFilter: {
+        targetPrefixes: [join(root, 'media'), '../media', join(root, 'lib')],
+        keepPath: /keep-me$/,
+      },
+      checkTargets: true,
+    },
+  );
+  const byName = new Map(found.map((link) => [link.path.slice(root.length + 5), link]));
+  t.deepEqual([...byName.keys()].sort(), [
+    'absolute-ok',
+    'broken',
+    'keep-me',
+    'loop-a',
+    'loop-b',
+    'relative-ok',
+  ]);
+  t.is(passedOver, 1, 'the link matching no prefix is only counted');
+  t.is(progress.links, 7, 'progress counts every link seen');
+  t.true(byName.get('absolute-ok')?.targetExists);
+  t.true(
+    byName.get('relative-ok')?.targetExists,
+    "a relative target is read from the link's folder",
+  );
+  t.false(byName.get('broken')?.targetExists);
+  t.false(byName.get('loop-a')?.targetExists, 'a loop counts as missing, not as an error');
+  t.false(byName.get('keep-me')?.targetExists);
+  const unchecked = await collect(join(root, 'lib'));
+  t.is(unchecked.found.length, 7);
+  t.true(
+    unchecked.found.every((link) => link.targetExists === undefined),
+    'without checkTargets nothing is claimed',
+  );
+});
+
 test('prefix rules: whole segments only, first rule wins, a second pass changes nothing', (t) => {
   const rules = [{ from_prefix: '/old/root', to_prefix: '/new/root' }];
   t.is(rewriteTarget('/old/root', rules)?.target, '/new/root');

@@ -98,7 +98,12 @@ export class ClientAddresses {
 
   /** The client address of a uWS request (read before the handler returns). */
   of(res: HttpResponse, req: HttpRequest): string {
-    const peer = Buffer.from(res.getRemoteAddressAsText()).toString('utf8');
-    return this.resolve(peer, this.any ? req.getHeader('x-forwarded-for') || undefined : undefined);
+    return this.ofResponse(res, req.getHeader('x-forwarded-for') || undefined);
+  }
+
+  /** The client address of a response still open, given its X-Forwarded-For header. */
+  ofResponse(res: HttpResponse, forwardedFor: string | undefined): string {
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+    return this.resolve(peer, this.any ? forwardedFor : undefined);
   }
 }

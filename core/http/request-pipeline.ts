@@ -42,14 +42,14 @@ export interface PipelineEnvironment {
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // Shared answers for the common cases: no per-request allocation.
-const NO_BODY: Promise<BodyResult> = Promise.resolve({ kind: 'ok', body: Buffer.alloc(0) });
+const NO_BODY: BodyResult = { kind: 'ok', body: Buffer.alloc(0) };
 const OPEN: AuthenticationResult = { ok: true, principal: null };
 
 /** A uWS handler for one route. */
 export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironment) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
-    const snapshot = snapshotRequest(req, res, route.paramNames, env.addresses);
+    const snapshot = snapshotRequest(req, state, route.paramNames, env.addresses);
     if (snapshot.malformed !== null) {
       refuseMalformed(state, snapshot.malformed).catch((error: unknown) => {
         env.logger.error('response failed', { path: snapshot.path, error });
@@ -84,11 +84,13 @@ async function handle(
   env: PipelineEnvironment,
   state: ResponseState,
   snapshot: RequestSnapshot,
-  bodyPromise: Promise<BodyResult>,
+  bodyPending: BodyResult | Promise<BodyResult>,
   authPending: AuthenticationResult | Promise<AuthenticationResult>,
 ): Promise<void> {
+  // Only what is pending is awaited: a request with no body, an open route and a synchronous
+  // handler is answered within uWS's own callback, without a turn through the microtask queue.
   try {
-    const bodyResult = await bodyPromise;
+    const bodyResult = bodyPending instanceof Promise ? await bodyPending : bodyPending;
     if (bodyResult.kind === 'aborted') return;
     if (bodyResult.kind === 'too-large') {
       await sendJson(
@@ -104,7 +106,7 @@ async function handle(
       );
       return;
     }
-    const auth = await authPending;
+    const auth = authPending instanceof Promise ? await authPending : authPending;
     if (!auth.ok) {
       await refuse(state, auth);
       return;
@@ -122,14 +124,17 @@ async function handle(
       query: parsed.query as Record<string, string>,
       body: parsed.body,
       headers: snapshot.headers,
-      ip: snapshot.ip,
+      get ip(): string {
+        return snapshot.ip;
+      },
       principal: auth.principal,
       // Made on first use: few handlers watch for aborts, and a signal per request is costly.
       get signal(): AbortSignal {
         return (signal ??= AbortSignal.any([state.signal, env.shutdownSignal]));
       },
     };
-    const result: unknown = await route.definition.handler(request);
+    const returned: unknown = route.definition.handler(request);
+    const result: unknown = returned instanceof Promise ? await returned : returned;
     if (state.finished) return;
     await sendResult(route, env, state, result, snapshot);
   } catch (error) {

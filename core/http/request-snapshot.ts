@@ -4,7 +4,8 @@
  */
 import type { ClientAddresses } from './client-address.js';
 import { decodePercent, isWellFormedQuery } from './percent-encoding.js';
-import type { HttpRequest, HttpResponse } from './uws-app.js';
+import type { ResponseState } from './response-state.js';
+import type { HttpRequest } from './uws-app.js';
 
 /** A plain copy of an incoming request. */
 export interface RequestSnapshot {
@@ -13,15 +14,24 @@ export interface RequestSnapshot {
   readonly rawQuery: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly params: Readonly<Record<string, string>>;
+  /**
+   * The client address (trusted proxies applied), read from the socket on first use: uWS asks
+   * the kernel (getpeername) and makes an ArrayBuffer each time, and most requests never need
+   * it. Read while the response is open — in the handler's first synchronous part it always is;
+   * once the response ended or the client went away it reads `unknown`.
+   */
   readonly ip: string;
   /** The first path parameter (or `query`) whose percent-encoding is malformed, else null. */
   readonly malformed: string | null;
 }
 
-/** Copy method, path, query, headers, path parameters and the client address. */
+/** What `ip` reads once the response can no longer be asked. */
+export const UNKNOWN_CLIENT = 'unknown';
+
+/** Copy method, path, query, headers and path parameters; the client address on demand. */
 export function snapshotRequest(
   req: HttpRequest,
-  res: HttpResponse,
+  state: ResponseState,
   paramNames: readonly string[],
   addresses: ClientAddresses,
 ): RequestSnapshot {
@@ -39,13 +49,19 @@ export function snapshotRequest(
   });
   const rawQuery = req.getQuery() ?? '';
   if (malformed === null && !isWellFormedQuery(rawQuery)) malformed = 'query';
+  let ip: string | undefined;
   return {
     method: req.getMethod().toUpperCase(),
     path: req.getUrl(),
     rawQuery,
     headers,
     params,
-    ip: addresses.of(res, req),
+    get ip(): string {
+      ip ??= state.finished
+        ? UNKNOWN_CLIENT
+        : addresses.ofResponse(state.res, headers['x-forwarded-for']);
+      return ip;
+    },
     malformed,
   };
 }

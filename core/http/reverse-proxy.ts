@@ -44,7 +44,9 @@ export function createProxyHandler(
 ) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
-    const snapshot = snapshotRequest(req, res, [], env.addresses);
+    const snapshot = snapshotRequest(req, state, [], env.addresses);
+    // Read now: a proxied request always forwards it, after awaits that may outlive the socket.
+    void snapshot.ip;
     const body = BODYLESS.has(snapshot.method) ? undefined : requestBodyStream(state);
     forward(proxy, servedPrefix, env, state, snapshot, body).catch(async (error: unknown) => {
       env.logger.error(`proxy ${snapshot.method} ${snapshot.path} failed`, { error });

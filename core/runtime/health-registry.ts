@@ -17,7 +17,8 @@ export class HealthRegistry {
     this.checks.push({ owner, name, check });
   }
 
-  async report(): Promise<HealthReport> {
+  /** Synchronous when every check answered synchronously (no timer, no promise). */
+  report(): HealthReport | Promise<HealthReport> {
     const problems: string[] = [];
     const pending: Array<Promise<void>> = [];
     for (const { owner, name, check } of this.checks) {
@@ -35,10 +36,14 @@ export class HealthRegistry {
         pending.push(withTimeout(result, CHECK_TIMEOUT_MS).catch(failed).then(note));
       else note(result);
     }
-    if (pending.length > 0) await Promise.all(pending);
-    if (problems.length === 0) return HEALTHY;
-    const details = oneLine(problems.sort().join(' | ')).slice(0, DETAILS_LIMIT);
-    return { status: 'unhealthy', details };
+    const conclude = (): HealthReport =>
+      problems.length === 0
+        ? HEALTHY
+        : {
+            status: 'unhealthy',
+            details: oneLine(problems.sort().join(' | ')).slice(0, DETAILS_LIMIT),
+          };
+    return pending.length > 0 ? Promise.all(pending).then(conclude) : conclude();
   }
 }
 

@@ -14,14 +14,17 @@ const RECENT_MS = 60_000;
 /**
  * A free-space reading is reused this long: /health may be polled thousands of times a second
  * (load balancers, a benchmark), and a statfs through the thread pool per request cut its
- * throughput by half. A disk filling up is still seen within the second.
+ * throughput by half. An older reading is still answered while a new one is taken, so a steady
+ * /health never waits; a disk filling up is seen within a second or two.
  */
 const FREE_SPACE_TTL_MS = 1000;
 
 /** Free space and recent failures of one data dir. */
 export class StorageStatus {
   private lastFailure: { kind: StorageFailureKind; at: number; count: number } | undefined;
-  private freeSpace: { at: number; bytes: Promise<number | null> } | undefined;
+  /** The newest statfs started, and the newest answered (bytes null: statfs unsupported). */
+  private reading: { at: number; pending: Promise<number | null> } | undefined;
+  private known: { at: number; bytes: number | null } | undefined;
 
   constructor(readonly dataDir: string) {}
 
@@ -58,10 +61,17 @@ export class StorageStatus {
         };
   }
 
-  /** Unhealthy while the data dir is (nearly) full or writes failed within the last minute. */
-  async health(): Promise<HealthResult> {
+  /**
+   * Unhealthy while the data dir is (nearly) full or writes failed within the last minute.
+   * Synchronous once a free-space reading exists (the common case: no timer, no promise).
+   */
+  health(): HealthResult | Promise<HealthResult> {
+    const free = this.freeBytes();
+    return free instanceof Promise ? free.then((bytes) => this.judge(bytes)) : this.judge(free);
+  }
+
+  private judge(free: number | null): HealthResult {
     let spaceBack = false;
-    const free = await this.freeBytes();
     if (free !== null) {
       if (free < MIN_FREE_BYTES)
         return {
@@ -81,18 +91,22 @@ export class StorageStatus {
     return { healthy: true };
   }
 
-  /** Free bytes of the data dir (null when statfs is unsupported), read at most once a second. */
-  private freeBytes(): Promise<number | null> {
+  /**
+   * Free bytes of the data dir (null when statfs is unsupported): the last reading, a new one
+   * started when it is older than a second; a promise only before the first reading.
+   */
+  private freeBytes(): number | null | Promise<number | null> {
     const now = Date.now();
-    if (this.freeSpace === undefined || now - this.freeSpace.at >= FREE_SPACE_TTL_MS)
-      this.freeSpace = {
-        at: now,
-        // statfs unsupported: rely on the failures seen.
-        bytes: statfs(this.dataDir).then(
-          (stats) => stats.bavail * stats.bsize,
-          () => null,
-        ),
-      };
-    return this.freeSpace.bytes;
+    if (this.reading === undefined || now - this.reading.at >= FREE_SPACE_TTL_MS) {
+      const pending = statfs(this.dataDir).then(
+        (stats) => stats.bavail * stats.bsize,
+        () => null, // statfs unsupported: rely on the failures seen.
+      );
+      void pending.then((bytes) => {
+        if (this.known === undefined || this.known.at < now) this.known = { at: now, bytes };
+      });
+      this.reading = { at: now, pending };
+    }
+    return this.known === undefined ? this.reading.pending : this.known.bytes;
   }
 }

@@ -14,7 +14,7 @@ test('synchronous checks give a synchronous report', (t) => {
 test('one pending check makes the report a promise; failures are collected sorted on one line', async (t) => {
   const registry = new HealthRegistry();
   registry.add('zeta', 'sync', () => ({ healthy: false, details: 'late\nline' }));
-  registry.add('alpha', 'async', async () => ({ healthy: false, details: 'down' }));
+  registry.add('alpha', 'async', () => Promise.resolve({ healthy: false, details: 'down' }));
   registry.add('beta', 'throws', () => {
     throw new Error('boom');
   });

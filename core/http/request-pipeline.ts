@@ -5,7 +5,7 @@
  * logged error.
  */
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
-import type { HandlerRequest, HttpMethod, JsonReply, RawReply } from '../../sdk/http.js';
+import type { HandlerRequest, HttpMethod, JsonReply, Principal, RawReply } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { ClientAddresses } from './client-address.js';
 import type { StorageStatus } from '../storage/storage-status.js';
@@ -79,6 +79,46 @@ export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironm
   };
 }
 
+/**
+ * What a handler receives. A class, not an object literal with getters: V8 builds a literal's
+ * accessors at run time, in dictionary mode, on every request.
+ */
+class PipelineRequest implements HandlerRequest {
+  private abortSignal: AbortSignal | undefined;
+
+  constructor(
+    private readonly snapshot: RequestSnapshot,
+    readonly params: Record<string, string>,
+    readonly query: Record<string, string>,
+    readonly body: unknown,
+    readonly principal: Principal | null,
+    private readonly state: ResponseState,
+    private readonly shutdownSignal: AbortSignal,
+  ) {}
+
+  get method(): HttpMethod {
+    return this.snapshot.method as HttpMethod;
+  }
+
+  get path(): string {
+    return this.snapshot.path;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.snapshot.headers;
+  }
+
+  get ip(): string {
+    return this.snapshot.ip;
+  }
+
+  // Made on first use: few handlers watch for aborts, and a signal per request is costly.
+  get signal(): AbortSignal {
+    this.abortSignal ??= AbortSignal.any([this.state.signal, this.shutdownSignal]);
+    return this.abortSignal;
+  }
+}
+
 async function handle(
   route: RegisteredRoute,
   env: PipelineEnvironment,
@@ -116,23 +156,15 @@ async function handle(
       await sendJson(state, 422, errorBody(parsed.detail, parsed.code, parsed.field));
       return;
     }
-    let signal: AbortSignal | undefined;
-    const request: HandlerRequest = {
-      method: snapshot.method as HttpMethod,
-      path: snapshot.path,
-      params: parsed.params as Record<string, string>,
-      query: parsed.query as Record<string, string>,
-      body: parsed.body,
-      headers: snapshot.headers,
-      get ip(): string {
-        return snapshot.ip;
-      },
-      principal: auth.principal,
-      // Made on first use: few handlers watch for aborts, and a signal per request is costly.
-      get signal(): AbortSignal {
-        return (signal ??= AbortSignal.any([state.signal, env.shutdownSignal]));
-      },
-    };
+    const request = new PipelineRequest(
+      snapshot,
+      parsed.params as Record<string, string>,
+      parsed.query as Record<string, string>,
+      parsed.body,
+      auth.principal,
+      state,
+      env.shutdownSignal,
+    );
     const returned: unknown = route.definition.handler(request);
     const result: unknown = returned instanceof Promise ? await returned : returned;
     if (state.finished) return;

@@ -86,6 +86,11 @@ export class Supervisor {
     return this.entriesOf.entries;
   }
 
+  /** Grows with every state change: a view of the states (with `entries()`) is cached by it. */
+  get stateChanges(): number {
+    return this.changes;
+  }
+
   /** The entry a request names (exact, then normalized), or undefined. */
   entry(requested: string): ProcessEntry | undefined {
     return findProcessEntry(this.entries(), requested);

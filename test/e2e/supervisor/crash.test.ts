@@ -18,6 +18,8 @@ test('an unexpected exit backs off, restarts, and finally stays crashed; /health
     ),
   });
   t.teardown(() => host.stop());
+  // Asked while the process is still up: the cached answer must not outlive the crash.
+  t.like((await request(host.url, '/health')).body, { status: 'healthy' });
   const status = () => serviceStatus(host, 'Flaky');
   const backoff = await eventually(
     async () => {

@@ -91,3 +91,30 @@ test('redactText keeps line breaks and redacts each line', (t) => {
   t.is(redactText('safe\r\npassword=hunter2\n\nlast\n'), 'safe\r\npassword=[REDACTED]\n\nlast\n');
   t.is(redactText(''), '');
 });
+
+test('redactText equals redactLine line by line, whatever mix of line breaks and secrets', (t) => {
+  // Seeded, so a failure names a reproducible text.
+  let seed = 20261125;
+  const next = (below: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % below;
+  };
+  const pieces = [
+    ...cases.map(([input]) => input),
+    'plain line with nothing in it',
+    'GET /api/v3/series/12 handled in 4 ms',
+    '',
+    'ünïcödé line ✓ user@example.org',
+  ];
+  const breaks = ['\n', '\r\n', '\r', '\n\n'];
+  for (let round = 0; round < 300; round += 1) {
+    let text = '';
+    const count = 1 + next(12);
+    for (let index = 0; index < count; index += 1)
+      text += (pieces[next(pieces.length)] ?? '') + (breaks[next(breaks.length)] ?? '\n');
+    if (next(2) === 0) text = text.replace(/[\r\n]+$/, '');
+    const expected = text.replace(/[^\r\n]+/g, redactLine);
+    t.is(redactText(text), expected, JSON.stringify(text));
+  }
+  t.is(redactText(''), '');
+});

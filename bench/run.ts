@@ -47,6 +47,7 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
       rounds: quick ? 1 : 3,
       count: 50,
       idleMs: quick ? 3000 : 10_000,
+      quietMs: quick ? 3000 : 15_000,
       supervisorOnly: !quick,
     }),
   logs: () => logsBench({ fileMiB: 1024, requests: quick ? 50 : 300 }),

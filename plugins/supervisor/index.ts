@@ -16,7 +16,7 @@ import { SupervisorConfig } from './config.js';
 import { documentValidator } from './config-model/config-validation.js';
 import { LogLineBus } from './logs/log-line-bus.js';
 import { createProcessMetricsCollector } from './process-metrics.js';
-import { processesHealth } from './processes-health.js';
+import { processesHealthCheck } from './processes-health.js';
 import { ProcessControl } from './process-control.js';
 import {
   configSchemaRoute,
@@ -143,7 +143,7 @@ export default definePlugin({
     ctx.route(validateConfigRoute());
     publishStatus = registerStatusStream(ctx, () => supervisor.states());
     registerLogStream(ctx, logs);
-    ctx.healthCheck('processes', () => processesHealth(supervisor));
+    ctx.healthCheck('processes', processesHealthCheck(supervisor));
     ctx.metrics(createProcessMetricsCollector(supervisor));
 
     const boot = new AbortController();

@@ -64,9 +64,15 @@ export class Supervisor {
   /** Dependencies used at boot, reused for the reverse order at shutdown. */
   private bootDependencies: (name: string) => readonly string[] = () => [];
   private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
-  private listOf: { entries: ProcessEntry[]; changes: number; body: ProcessListBody } | undefined;
   /** Counts state changes, so views of the states can be cached between them. */
   private changes = 0;
+  /**
+   * The process list as GET /process/processes shows it, rebuilt only after a config change or a
+   * state change (the same array in between, so its serialization can be reused too).
+   */
+  readonly listView = this.stateView((entries): ProcessListBody => ({
+    processes: entries.map((entry) => listEntry(entry, this.stateOf(entry))),
+  }));
 
   constructor(private readonly options: SupervisorOptions) {
     this.writers = new LogWriters(
@@ -86,9 +92,18 @@ export class Supervisor {
     return this.entriesOf.entries;
   }
 
-  /** Grows with every state change: a view of the states (with `entries()`) is cached by it. */
-  get stateChanges(): number {
-    return this.changes;
+  /**
+   * A view of the process states, built from the entries and kept until the configuration or a
+   * state changes: for answers read far more often than states change (the list, /health).
+   */
+  stateView<T>(build: (entries: readonly ProcessEntry[]) => T): () => T {
+    let cached: { entries: ProcessEntry[]; changes: number; view: T } | undefined;
+    return () => {
+      const entries = this.entries();
+      if (cached?.entries !== entries || cached.changes !== this.changes)
+        cached = { entries, changes: this.changes, view: build(entries) };
+      return cached.view;
+    };
   }
 
   /** The entry a request names (exact, then normalized), or undefined. */
@@ -99,19 +114,6 @@ export class Supervisor {
   /** The entry a request names; a 404 when unknown. */
   requireEntry(requested: string, field = 'process_name'): ProcessEntry {
     return requireProcessEntry(this.entries(), requested, field);
-  }
-
-  /**
-   * The process list as GET /process/processes shows it, rebuilt only after a config change or a
-   * state change (the same array in between, so its serialization can be reused too).
-   */
-  listView(): ProcessListBody {
-    const entries = this.entries();
-    if (this.listOf?.entries !== entries || this.listOf.changes !== this.changes) {
-      const processes = entries.map((entry) => listEntry(entry, this.stateOf(entry)));
-      this.listOf = { entries, changes: this.changes, body: { processes } };
-    }
-    return this.listOf.body;
   }
 
   list(): ProcessDescriptor[] {

@@ -7,14 +7,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import type { RewriteRule } from './presets.js';
-import {
-  isRelinkLeftover,
-  linkTargetExists,
-  moveLink,
-  pathKind,
-  RELINK_LEFTOVER,
-  replaceLink,
-} from './link-ops.js';
+import { isRelinkLeftover, moveLink, pathKind, RELINK_LEFTOVER, replaceLink } from './link-ops.js';
 import { ManifestWriter, manifestTimestamp } from './manifest-file.js';
 import type { RepairPlan, RepairRequest } from './repair-plan.js';
 import { CappedList } from './result-list.js';
@@ -169,16 +162,12 @@ export async function runRepair(
       errors.push({ link_path: link.path, error: 'Target is not valid UTF-8; left unchanged.' });
       return undefined;
     }
-    if (request.include_broken || link.targetExists === true) return apply(link, next);
-    if (link.targetExists === false) {
+    // The scan checked every target unless broken links are wanted anyway (checkTargets below).
+    if (!request.include_broken && link.targetExists !== true) {
       counts.nonexistent += 1;
       return undefined;
     }
-    return linkTargetExists(link.path, link.target).then((exists) => {
-      if (exists) return apply(link, next);
-      counts.nonexistent += 1;
-      return undefined;
-    });
+    return apply(link, next);
   };
 
   report('collecting');

@@ -26,7 +26,7 @@ export interface RequestSnapshot {
 }
 
 /** What `ip` reads once the response can no longer be asked. */
-export const UNKNOWN_CLIENT = 'unknown';
+const UNKNOWN_CLIENT = 'unknown';
 
 /** Copy method, path, query, headers and path parameters; the client address on demand. */
 export function snapshotRequest(

@@ -119,7 +119,7 @@ test('many links arrive in several batches with exact counts', async (t) => {
   const { found, batches, progress } = await collect(root, 8);
   t.is(found.length, 6000);
   t.is(progress.links, 6000);
-  t.true(batches >= 2, 'more than one message of at most 4,096 links');
+  t.true(batches >= 2, 'more than one message (512 links each at most)');
 });
 
 test('a target filter hands over only matching links (and kept names), counting the rest; workers check targets', async (t) => {

@@ -4,6 +4,8 @@
  * backpressure through `onWritable`.
  */
 import { STATUS_CODES } from 'node:http';
+import type { BodyParts } from '../../sdk/http.js';
+import { joinParts } from './body-parts.js';
 import type { ResponseState } from './response-state.js';
 
 /** A fully formed response. */
@@ -11,7 +13,7 @@ export interface OutgoingResponse {
   readonly status: number;
   /** A list value is written as one header line per entry (set-cookie). */
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
-  readonly body: string | Uint8Array | AsyncIterable<Uint8Array>;
+  readonly body: string | Uint8Array | BodyParts | AsyncIterable<Uint8Array>;
   /** Close the connection after the response (used after refusing a body). */
   readonly closeConnection?: boolean;
 }
@@ -42,7 +44,20 @@ export async function writeResponse(
     state.finish();
     return true;
   }
+  if (isParts(body)) {
+    state.res.cork(() => {
+      writeHead(state, response);
+      // uWS copies the bytes during `end`, so the joined view may be reused right after.
+      state.res.end(joinParts(body), response.closeConnection === true);
+    });
+    state.finish();
+    return true;
+  }
   return writeStream(state, response, body);
+}
+
+function isParts(body: BodyParts | AsyncIterable<Uint8Array>): body is BodyParts {
+  return Array.isArray(body);
 }
 
 function writeHead(state: ResponseState, response: OutgoingResponse): void {

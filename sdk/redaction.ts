@@ -129,16 +129,27 @@ export function redactLine(line: string): string {
 const TRIGGER_IN_TEXT = new RegExp(TRIGGER.source, 'gi');
 
 /**
+ * The same alternatives as {@link TRIGGER}, grouped by first letter, for lower-cased text. Case
+ * folding per character and retrying every alternative at every position made the scan of a
+ * 32 KiB log piece 0.10 ms; lower-casing it first (0.02 ms) and scanning this 0.03 ms.
+ */
+const TRIGGER_IN_LOWER_TEXT =
+  /k(?:ey)|t(?:oken)|p(?:ass|wd)|s(?:ecret|k-)|c(?:ookie)|a(?:uthoriz|kia)|b(?:earer)|e(?:yj)|g(?:h[pousr]_|ithub_pat_)|x(?:ox)|@|[?&;][\w-]+=/g;
+
+/**
  * Redact every line of a multi-line text (line breaks kept as they are). The text is searched
  * once for the trigger and only the lines it is found in go through {@link redactLine}: a log
  * tail of thousands of plain lines costs one regex scan instead of a callback and a copy per
  * line (measured on a 128 KiB tail of plain lines: GET /logs p50 8.4–8.9 → 6.6–7.9 ms; the
- * redaction itself now 0.43 ms).
+ * redaction itself then 0.43 ms, and 0.2 ms with the lower-cased scan).
  */
 export function redactText(text: string): string {
-  const trigger = TRIGGER_IN_TEXT;
+  const lower = text.toLowerCase();
+  // Lower-casing keeps every position unless a character grows (`İ`): then scan the text itself.
+  const [trigger, scanned] =
+    lower.length === text.length ? [TRIGGER_IN_LOWER_TEXT, lower] : [TRIGGER_IN_TEXT, text];
   trigger.lastIndex = 0;
-  let found = trigger.exec(text);
+  let found = trigger.exec(scanned);
   if (found === null) return text;
   const parts: string[] = [];
   let copied = 0;
@@ -149,7 +160,7 @@ export function redactText(text: string): string {
     parts.push(text.slice(copied, start), redactLine(text.slice(start, end)));
     copied = end;
     trigger.lastIndex = end;
-    found = trigger.exec(text);
+    found = trigger.exec(scanned);
   }
   parts.push(text.slice(copied));
   return parts.join('');

@@ -105,6 +105,11 @@ test('redactText equals redactLine line by line, whatever mix of line breaks and
     'GET /api/v3/series/12 handled in 4 ms',
     '',
     'ünïcödé line ✓ user@example.org',
+    'PASSWORD=Hunter2 and X-Api-Key: ABC in capitals',
+    // `İ` lower-cases to two characters: the scan then runs on the text itself.
+    'İstanbul TOKEN=abcdef',
+    'GHP_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123 and SK-ABCDEFGHIJKLMNOPQRSTUVWX upper-case tokens',
+    'Kelvin sign \u212Aey=value',
   ];
   const breaks = ['\n', '\r\n', '\r', '\n\n'];
   for (let round = 0; round < 300; round += 1) {

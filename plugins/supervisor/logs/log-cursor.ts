@@ -6,8 +6,8 @@
  * needed range is read (`read` at an offset), never the whole file, so a tail of a huge file
  * costs the same as a tail of a small one.
  */
-import { open, type FileHandle } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { closeSync, fstatSync, open, read, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { redactText } from '../../../sdk/index.js';
 
 /** Options of {@link readLogChunk}. */
@@ -26,6 +26,11 @@ export interface LogChunk {
   readonly cursor: number;
   /** Complete, redacted lines. */
   readonly chunk: string;
+  /**
+   * The same text as line-aligned pieces of at most {@link PIECE_BYTES} bytes (a longer line is
+   * a piece of its own), for writers that encode the text without ever holding it as one string.
+   */
+  readonly pieces: readonly string[];
   /** True when the client must replace its buffer with `chunk` instead of appending it. */
   readonly reset: boolean;
   /** File size at the snapshot. */
@@ -61,7 +66,14 @@ export function fileIdentity(stats: Stats): string {
   return `${stats.dev.toString(16)}:${stats.ino.toString(16)}:${birth.toString(16)}`;
 }
 
-const EMPTY: LogChunk = { cursor: 0, chunk: '', reset: true, size: 0, file_id: null };
+const EMPTY: LogChunk = { cursor: 0, chunk: '', pieces: [], reset: true, size: 0, file_id: null };
+
+/**
+ * Largest piece the text is decoded in. V8 puts a string over 128 KiB in its large-object space,
+ * freshly mapped memory per string whose page faults cost more than the decoding itself (128 KiB
+ * of ASCII: 0.66 ms decoded at once, 0.03 ms in 32 KiB pieces, on the 2-core bench machine).
+ */
+export const PIECE_BYTES = 32 * 1024;
 
 /** Read the next chunk of a log file. A missing file is an empty chunk with `reset: true`. */
 export async function readLogChunk(
@@ -69,23 +81,25 @@ export async function readLogChunk(
   request: LogChunkRequest,
 ): Promise<LogChunk> {
   if (file === null) return EMPTY;
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(file, 'r');
+    fd = await openAsync(file, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return EMPTY;
     throw error;
   }
   try {
-    const stats = await handle.stat();
+    // fstat and close of an open descriptor touch no disk: done inline, they spare two trips to
+    // the thread pool per request (of four).
+    const stats = fstatSync(fd);
     if (!stats.isFile()) return EMPTY;
     const size = stats.size;
     const fileId = fileIdentity(stats);
     const plan = planLogRead(size, request, fileId);
     // One byte before the start tells whether the start is at a line boundary.
     const readFrom = plan.start > 0 ? plan.start - 1 : 0;
-    const bytes = await readRange(handle, readFrom, size - readFrom);
+    const bytes = await readRange(fd, readFrom, size - readFrom);
     let offset = plan.start - readFrom;
     if (plan.start > 0 && bytes[0] !== LF && bytes[0] !== CR) {
       // Started inside a line: skip to just after the next newline (or to the end).
@@ -94,18 +108,43 @@ export async function readLogChunk(
     }
     const lastNewline = bytes.lastIndexOf(LF);
     const end = lastNewline >= offset ? lastNewline + 1 : offset;
-    const chunk = redactText(bytes.toString('utf8', offset, end));
-    return { cursor: readFrom + end, chunk, reset: plan.reset, size, file_id: fileId };
+    const pieces = decodeLines(bytes, offset, end);
+    // Concatenation makes a rope over the pieces: no copy unless someone reads the whole text.
+    let chunk = '';
+    for (const piece of pieces) chunk += piece;
+    return { cursor: readFrom + end, chunk, pieces, reset: plan.reset, size, file_id: fileId };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+/**
+ * Decode and redact `bytes[start, end)` (complete lines) in line-aligned pieces. Cutting only
+ * after a newline keeps every UTF-8 sequence whole and gives redaction whole lines.
+ */
+function decodeLines(bytes: Buffer, start: number, end: number): string[] {
+  const pieces: string[] = [];
+  let from = start;
+  while (from < end) {
+    let to = end;
+    if (end - from > PIECE_BYTES) {
+      const newline = bytes.lastIndexOf(LF, from + PIECE_BYTES - 1);
+      to = newline >= from ? newline + 1 : bytes.indexOf(LF, from + PIECE_BYTES) + 1;
+    }
+    pieces.push(redactText(bytes.toString('utf8', from, to)));
+    from = to;
+  }
+  return pieces;
+}
+
+const openAsync = promisify(open);
+const readAsync = promisify(read);
+
+async function readRange(fd: number, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
-    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    const { bytesRead } = await readAsync(fd, buffer, filled, length - filled, position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }

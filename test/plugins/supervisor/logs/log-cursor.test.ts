@@ -2,7 +2,11 @@ import { appendFileSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { planLogRead, readLogChunk } from '../../../../plugins/supervisor/logs/log-cursor.js';
+import {
+  PIECE_BYTES,
+  planLogRead,
+  readLogChunk,
+} from '../../../../plugins/supervisor/logs/log-cursor.js';
 
 function logFile(content = ''): string {
   const file = join(mkdtempSync(join(tmpdir(), 'stackd-cursor-')), 'app.log');
@@ -35,7 +39,7 @@ test('the decision table of the reference', (t) => {
 });
 
 test('a missing or unknown file is an empty chunk with reset', async (t) => {
-  const expected = { cursor: 0, chunk: '', reset: true, size: 0, file_id: null };
+  const expected = { cursor: 0, chunk: '', pieces: [], reset: true, size: 0, file_id: null };
   t.deepEqual(await readLogChunk(null, { tailBytes: 1024 }), expected);
   t.deepEqual(
     await readLogChunk(join(tmpdir(), 'no-such-dir-stackd', 'x.log'), { tailBytes: 1024 }),
@@ -151,4 +155,27 @@ test('multi-byte characters and invalid bytes decode without breaking the cursor
   const chunk = await readLogChunk(file, { tailBytes: 1024 });
   t.is(chunk.chunk, 'héllo ✓\n\uFFFD\n');
   t.is(chunk.cursor, chunk.size);
+});
+
+test('a large chunk comes in line-aligned pieces that never split a line or a character', async (t) => {
+  const file = logFile('');
+  const lines: string[] = [];
+  for (let index = 0; index < 3000; index += 1)
+    // `hunter0000` has the length of `[REDACTED]`: redaction keeps every piece's size.
+    lines.push(
+      `${index} ${'é✓😀'.repeat(index % 7)} token=hunter${String(index).padStart(4, '0')}`,
+    );
+  // One line longer than a piece: it must stay whole, as a piece of its own.
+  lines.splice(1500, 0, 'z'.repeat(PIECE_BYTES + 100));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const chunk = await readLogChunk(file, { tailBytes: 1 << 20 });
+  t.true(chunk.pieces.length > 3);
+  t.is(chunk.pieces.join(''), chunk.chunk);
+  t.is(chunk.chunk, lines.map((line) => `${line.replace(/hunter\d{4}/, '[REDACTED]')}\n`).join(''));
+  for (const piece of chunk.pieces) {
+    t.true(piece.endsWith('\n'));
+    const bytes = Buffer.byteLength(piece);
+    t.true(bytes <= PIECE_BYTES || piece.indexOf('\n') === piece.length - 1, `${bytes} bytes`);
+  }
+  t.true(chunk.pieces.includes(`${'z'.repeat(PIECE_BYTES + 100)}\n`));
 });

@@ -1,16 +1,19 @@
 /**
  * The `processes` metrics collector: CPU, RSS, uptime and restarts of every supervised process,
  * summed over its whole process tree (a wrapper script's real work happens in its children).
- * All pids of all trees go to ONE pidusage call per tick (it reads /proc/<pid>/stat on Linux);
- * the trees come from the supervisor's `pidTree`, which shares one /proc scan across a tick.
+ * All pids of all trees are read in one pass per tick (`/proc/<pid>/stat` on Linux, pidusage
+ * elsewhere); the trees come from the supervisor's `pidTrees`, which scans /proc only after a
+ * state change or every few ticks.
  */
-import pidusage from 'pidusage';
 import type { ProcessMetrics } from '../../sdk/contracts/metrics-feed.js';
-import type {
-  MetricsCollectorDefinition,
-  ProcessState,
-  ProcessSupervisor,
-} from '../../sdk/index.js';
+import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../sdk/index.js';
+import { ProcUsageReader } from './runtime/proc-usage.js';
+import type { PidTrees } from './supervisor.js';
+
+/** What the collector reads from the supervisor. */
+export interface MetricsSource extends Pick<ProcessSupervisor, 'states'> {
+  pidTrees(): Promise<PidTrees>;
+}
 
 /** Options of {@link createProcessMetricsCollector}. */
 export interface ProcessMetricsOptions {
@@ -22,10 +25,14 @@ type Usage = Readonly<Record<string, { cpu: number; memory: number } | undefined
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-/** Usage of every pid in one call; pids that vanished meanwhile are simply missing. */
-async function usageOf(pids: readonly number[]): Promise<Usage> {
+/** Usage of every pid in one pass; pids that vanished meanwhile are simply missing. */
+async function usageOf(pids: readonly number[], reader: ProcUsageReader): Promise<Usage> {
   if (pids.length === 0) return {};
+  const fromProc = reader.read(pids);
+  if (fromProc !== null) return Object.fromEntries(fromProc);
   try {
+    // Only where /proc is missing (a developer's macOS): loaded on first need.
+    const { default: pidusage } = await import('pidusage');
     return await pidusage([...pids]);
   } catch {
     // pidusage fails the whole call only when its single pid vanished.
@@ -33,25 +40,20 @@ async function usageOf(pids: readonly number[]): Promise<Usage> {
   }
 }
 
-async function treeOf(
-  supervisor: Pick<ProcessSupervisor, 'states' | 'pidTree'>,
-  state: ProcessState,
-): Promise<number[]> {
-  if (state.pid === null) return [];
-  try {
-    return await supervisor.pidTree(state.process_name);
-  } catch {
-    return [state.pid];
-  }
-}
+/** The reader of {@link collectProcessMetrics} calls that bring none. */
+const sharedReader = new ProcUsageReader();
 
 /** Collect one `processes` sample: `{ <process_name>: ProcessMetrics }`. */
 export async function collectProcessMetrics(
-  supervisor: Pick<ProcessSupervisor, 'states' | 'pidTree'>,
+  supervisor: MetricsSource,
+  reader: ProcUsageReader = sharedReader,
 ): Promise<Record<string, ProcessMetrics>> {
   const states = supervisor.states();
-  const trees = await Promise.all(states.map((state) => treeOf(supervisor, state)));
-  const usage = await usageOf([...new Set(trees.flat())]);
+  const byName = await supervisor.pidTrees();
+  const trees = states.map((state) =>
+    state.pid === null ? [] : (byName.get(state.process_name) ?? [state.pid]),
+  );
+  const usage = await usageOf([...new Set(trees.flat())], reader);
   const now = Date.now();
   const sample: Record<string, ProcessMetrics> = {};
   states.forEach((state, index) => {
@@ -85,14 +87,15 @@ export async function collectProcessMetrics(
 
 /** The supervisor's `processes` collector (wire it with `ctx.metrics(...)`). */
 export function createProcessMetricsCollector(
-  supervisor: Pick<ProcessSupervisor, 'states' | 'pidTree'>,
+  supervisor: MetricsSource,
   options: ProcessMetricsOptions = {},
 ): MetricsCollectorDefinition {
+  const reader = new ProcUsageReader();
   return {
     name: 'processes',
     // Without an interval of its own it samples at the pace consumers ask for
     // (stackd.metrics.interval_ms while someone streams), like the system collector.
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
-    collect: () => collectProcessMetrics(supervisor),
+    collect: () => collectProcessMetrics(supervisor, reader),
   };
 }

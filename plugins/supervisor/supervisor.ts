@@ -29,7 +29,7 @@ import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
 import type { LaunchRecords, StartOutcome } from './runtime/runner-types.js';
-import { liveTree, recentProcTable } from './runtime/proc-table.js';
+import { liveTree, liveTrees, recentProcTable } from './runtime/proc-table.js';
 
 /** What the supervisor is built from. */
 export interface SupervisorOptions {
@@ -57,6 +57,12 @@ function descriptor(entry: ProcessEntry): ProcessDescriptor {
   };
 }
 
+/** Process trees by process name (see {@link Supervisor.pidTrees}). */
+export type PidTrees = ReadonlyMap<string, readonly number[]>;
+
+/** How long a metrics tick may use process trees when no process started or stopped. */
+const TREES_MAX_AGE_MS = 10_000;
+
 /** All supervised processes. */
 export class Supervisor {
   private readonly runners = new Map<string, ProcessRunner>();
@@ -66,6 +72,7 @@ export class Supervisor {
   private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
   /** Counts state changes, so views of the states can be cached between them. */
   private changes = 0;
+  private trees: { changes: number; at: number; trees: Promise<PidTrees> } | undefined;
   /**
    * The process list as GET /process/processes shows it, rebuilt only after a config change or a
    * state change (the same array in between, so its serialization can be reused too).
@@ -166,6 +173,44 @@ export class Supervisor {
     const tree = table === null ? [] : liveTree(table, pid);
     // A table older than the launch may not know the pid yet.
     return tree.includes(pid) ? tree : [pid, ...tree];
+  }
+
+  /**
+   * The tree of every process with a pid, by process name, for metrics. A tree changes when a
+   * process starts or stops (a state change: the next call scans /proc again) or when a process
+   * forks on its own, seen within {@link TREES_MAX_AGE_MS}: a metrics tick every 2 s then scans
+   * every process on the machine every 10 s instead of every tick. Exited pids in a kept tree
+   * cost nothing: usage readers skip pids that are gone.
+   */
+  pidTrees(): Promise<PidTrees> {
+    const now = performance.now();
+    if (
+      this.trees === undefined ||
+      this.trees.changes !== this.changes ||
+      now - this.trees.at > TREES_MAX_AGE_MS
+    )
+      this.trees = { changes: this.changes, at: now, trees: this.scanTrees() };
+    return this.trees.trees;
+  }
+
+  private async scanTrees(): Promise<PidTrees> {
+    const trees = new Map<string, readonly number[]>();
+    const roots = new Map<string, number>();
+    for (const entry of this.entries()) {
+      // The host's own tree would hold every supervised process: it counts alone.
+      if (entry.self) trees.set(entry.process_name, [process.pid]);
+      const pid = this.runners.get(entry.process_name)?.pid ?? null;
+      if (!entry.self && pid !== null) roots.set(entry.process_name, pid);
+    }
+    const table = await recentProcTable();
+    const found =
+      table === null ? new Map<number, number[]>() : liveTrees(table, [...roots.values()]);
+    for (const [name, pid] of roots) {
+      const tree = found.get(pid) ?? [];
+      // A table older than the launch may not know the pid yet.
+      trees.set(name, tree.includes(pid) ? tree : [pid, ...tree]);
+    }
+    return trees;
   }
 
   logFile(processName: string): string | null {

@@ -16,12 +16,21 @@ export interface ProcInfo {
   readonly startTicks: string;
 }
 
+/**
+ * The fields of a `/proc/<pid>/stat` line after the command name (which may hold spaces and
+ * parentheses): index 0 is the state, field N of proc(5) is index N - 3.
+ */
+export function statFields(line: string | undefined): string[] | undefined {
+  if (line === undefined) return undefined;
+  const close = line.lastIndexOf(')');
+  return close < 0 ? undefined : line.slice(close + 2).split(' ');
+}
+
 /** Parse one `/proc/<pid>/stat` line; the command name may hold spaces and parentheses. */
 export function parseStatLine(line: string): ProcInfo | undefined {
-  const close = line.lastIndexOf(')');
-  if (close < 0) return undefined;
+  const fields = statFields(line);
+  if (fields === undefined) return undefined;
   const pid = Number(line.slice(0, line.indexOf(' ')));
-  const fields = line.slice(close + 2).split(' ');
   // After the command: state is field 3 of the man page, so starttime (field 22) is index 19.
   const [state, ppid, pgrp] = fields;
   const startTicks = fields[19];
@@ -37,18 +46,27 @@ export function isDead(info: ProcInfo): boolean {
 
 const statBuffer = Buffer.alloc(4096);
 
-/** One `/proc/<pid>/stat` line, read synchronously into a reused buffer. */
-function readStatLine(pid: string): string | undefined {
+/** One `/proc/<pid>/stat` line, read synchronously into a reused buffer; undefined when gone. */
+export function readStatLine(pid: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(`/proc/${pid}/stat`, 'r');
-    const length = readSync(fd, statBuffer, 0, statBuffer.length, 0);
-    return statBuffer.toString('latin1', 0, length);
+    return readStatFd(fd);
   } catch {
     return undefined; // exited while we looked
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The stat line behind an open `/proc/<pid>/stat` descriptor (read from offset 0 each time, so
+ * one descriptor serves every later reading). Throws once the process is gone.
+ */
+export function readStatFd(fd: number): string {
+  const length = readSync(fd, statBuffer, 0, statBuffer.length, 0);
+  if (length === 0) throw new Error('process gone');
+  return statBuffer.toString('latin1', 0, length);
 }
 
 /** One process's row, or undefined when it is gone. */
@@ -81,24 +99,46 @@ export function readProcTable(): Promise<ProcInfo[] | null> {
 
 /** Live pids of `root` and its descendants, plus live members of its process group. */
 export function liveTree(table: readonly ProcInfo[], root: number): number[] {
+  return liveTrees(table, [root]).get(root) ?? [];
+}
+
+/** {@link liveTree} of several roots, indexing the table once for all of them. */
+export function liveTrees(
+  table: readonly ProcInfo[],
+  roots: readonly number[],
+): Map<number, number[]> {
   const children = new Map<number, number[]>();
+  const groups = new Map<number, number[]>();
+  const live = new Set<number>();
   for (const row of table) {
     if (isDead(row)) continue;
-    const list = children.get(row.ppid) ?? [];
-    list.push(row.pid);
-    children.set(row.ppid, list);
+    live.add(row.pid);
+    append(children, row.ppid, row.pid);
+    append(groups, row.pgrp, row.pid);
   }
-  const found = new Set<number>();
-  const rootRow = table.find((row) => row.pid === root);
-  if (rootRow !== undefined && !isDead(rootRow)) found.add(root);
-  const queue = [...(children.get(root) ?? [])];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    if (found.has(next)) continue;
-    found.add(next);
-    queue.push(...(children.get(next) ?? []));
+  const trees = new Map<number, number[]>();
+  for (const root of roots) {
+    const found = new Set<number>();
+    if (live.has(root)) found.add(root);
+    const queue = [...(children.get(root) ?? [])];
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      if (found.has(next)) continue;
+      found.add(next);
+      queue.push(...(children.get(next) ?? []));
+    }
+    for (const member of groups.get(root) ?? []) found.add(member);
+    trees.set(
+      root,
+      [...found].sort((a, b) => a - b),
+    );
   }
-  for (const row of table) if (row.pgrp === root && !isDead(row)) found.add(row.pid);
-  return [...found].sort((a, b) => a - b);
+  return trees;
+}
+
+function append(index: Map<number, number[]>, key: number, pid: number): void {
+  const list = index.get(key);
+  if (list === undefined) index.set(key, [pid]);
+  else list.push(pid);
 }
 
 let shared: { at: number; table: Promise<ProcInfo[] | null> } | undefined;

@@ -6,9 +6,10 @@ import pidusage from 'pidusage';
 import {
   collectProcessMetrics,
   createProcessMetricsCollector,
+  type MetricsSource,
 } from '../../../plugins/supervisor/process-metrics.js';
 import { liveTree, readProcTable } from '../../../plugins/supervisor/runtime/proc-table.js';
-import type { ProcessState, ProcessSupervisor } from '../../../sdk/index.js';
+import type { ProcessState } from '../../../sdk/index.js';
 import { eventually } from '../../helpers/eventually.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'busy-tree.js');
@@ -47,29 +48,20 @@ async function startTree(): Promise<{
 }
 
 /** The smallest ProcessSupervisor that the collector needs, backed by the real tree. */
-function supervisorOf(states: ProcessState[]): ProcessSupervisor {
-  const unused = (): never => {
-    throw new Error('not used by the collector');
-  };
+function supervisorOf(states: ProcessState[]): MetricsSource {
   return {
-    list: () => [],
-    find: () => undefined,
     states: () => states,
-    state: (name) => states.find((state) => state.process_name === name),
-    pidTree: (name) => {
-      const pid = states.find((state) => state.process_name === name)?.pid ?? null;
-      return pid === null ? Promise.resolve([]) : treeOf(pid);
+    pidTrees: async () => {
+      const table = (await readProcTable()) ?? [];
+      const trees = new Map<string, number[]>();
+      for (const state of states)
+        if (state.pid !== null) trees.set(state.process_name, liveTree(table, state.pid));
+      return trees;
     },
-    logFile: () => null,
-    start: unused,
-    stop: unused,
-    restart: unused,
-    launch: unused,
-    addStartPreparer: unused,
   };
 }
 
-/** The live tree of `pid`, as the supervisor's pidTree computes it. */
+/** The live tree of `pid` in a fresh table. */
 async function treeOf(pid: number): Promise<number[]> {
   return liveTree((await readProcTable()) ?? [], pid);
 }

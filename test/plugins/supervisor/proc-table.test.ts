@@ -1,6 +1,7 @@
 import test from 'ava';
 import {
   liveTree,
+  liveTrees,
   parseStatLine,
   readProcTable,
   type ProcInfo,
@@ -33,6 +34,16 @@ test('liveTree walks descendants and group members and leaves zombies out', (t) 
   ];
   t.deepEqual(liveTree(table, 10), [10, 11, 12, 13]);
   t.deepEqual(liveTree(table, 99), []);
+  t.deepEqual(
+    liveTrees(table, [10, 11, 20, 14, 99]),
+    new Map([
+      [10, [10, 11, 12, 13]],
+      [11, [11, 12]],
+      [20, [20]],
+      [14, []],
+      [99, []],
+    ]),
+  );
 });
 
 test('the real table holds this test process with its parent', async (t) => {

@@ -70,6 +70,22 @@ test('boot starts the enabled processes; pidTree, states and logs follow them; s
     [parentPid, grandchild].sort((a, b) => a - b),
   );
   t.deepEqual(await supervisor.pidTree('Idle'), []);
+  // The batch for metrics: the same trees, kept until a state changes.
+  const trees = await supervisor.pidTrees();
+  t.deepEqual(trees.get('stackd API'), [process.pid]);
+  t.deepEqual(
+    trees.get('Parent'),
+    [parentPid, grandchild].sort((a, b) => a - b),
+  );
+  t.false(trees.has('Idle'));
+  t.is(await supervisor.pidTrees(), trees);
+  const chattyBefore = supervisor.state('Chatty')?.pid ?? 0;
+  await supervisor.restart('Chatty');
+  const chattyAfter = supervisor.state('Chatty')?.pid ?? 0;
+  t.not(chattyAfter, chattyBefore);
+  const afterRestart = await supervisor.pidTrees();
+  t.not(afterRestart, trees);
+  t.deepEqual(afterRestart.get('Chatty'), [chattyAfter]);
   t.is(supervisor.logFile('Chatty'), join(dataDir, 'logs', 'chatty.log'));
   t.is(supervisor.logFile('stackd API'), null);
   t.like(supervisor.find('Idle'), { config_key: 'idle', enabled: false, instance_name: null });

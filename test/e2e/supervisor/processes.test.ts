@@ -26,6 +26,12 @@ test('the process list and detail carry every SPEC field; the API itself is runn
   );
   const list = await request(host.url, '/process/processes');
   t.is(list.status, 200);
+  // The unchanged list is served again from its cached serialization (bytes from the third on).
+  for (let again = 0; again < 3; again += 1) {
+    const repeated = await request(host.url, '/process/processes');
+    t.is(repeated.text, list.text);
+    t.is(repeated.headers.get('content-type'), 'application/json; charset=utf-8');
+  }
   const [api, web, worker] = list.body.processes;
   t.like(api, {
     name: 'stackd api_service',

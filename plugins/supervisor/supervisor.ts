@@ -72,7 +72,8 @@ export class Supervisor {
   private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
   /** Counts state changes, so views of the states can be cached between them. */
   private changes = 0;
-  private trees: { changes: number; at: number; trees: Promise<PidTrees> } | undefined;
+  private trees:
+    { entries: ProcessEntry[]; changes: number; at: number; trees: Promise<PidTrees> } | undefined;
   /**
    * The process list as GET /process/processes shows it, rebuilt only after a config change or a
    * state change (the same array in between, so its serialization can be reused too).
@@ -177,20 +178,26 @@ export class Supervisor {
 
   /**
    * The tree of every process with a pid, by process name, for metrics. A tree changes when a
-   * process starts or stops (a state change: the next call scans /proc again) or when a process
+   * process starts or stops (a state change: the next call scans /proc again), when the
+   * configuration renames processes (likewise), or when a process
    * forks on its own, seen within {@link TREES_MAX_AGE_MS}: a metrics tick every 2 s then scans
    * every process on the machine every 10 s instead of every tick. Exited pids in a kept tree
    * cost nothing: usage readers skip pids that are gone.
    */
   pidTrees(): Promise<PidTrees> {
     const now = performance.now();
+    const entries = this.entries();
+    let kept = this.trees;
     if (
-      this.trees === undefined ||
-      this.trees.changes !== this.changes ||
-      now - this.trees.at > TREES_MAX_AGE_MS
-    )
-      this.trees = { changes: this.changes, at: now, trees: this.scanTrees() };
-    return this.trees.trees;
+      kept === undefined ||
+      kept.entries !== entries ||
+      kept.changes !== this.changes ||
+      now - kept.at > TREES_MAX_AGE_MS
+    ) {
+      kept = { entries, changes: this.changes, at: now, trees: this.scanTrees() };
+      this.trees = kept;
+    }
+    return kept.trees;
   }
 
   private async scanTrees(): Promise<PidTrees> {

@@ -88,9 +88,14 @@ const KNOWN_TOKEN_WORDS = [
   'akia',
 ];
 
-/** Any word or shape some rule needs; a line without one is returned untouched at once. */
-const TRIGGER =
-  /key|token|pass|pwd|secret|cookie|authoriz|bearer|eyj|gh[pousr]_|github_pat_|sk-|xox|akia|@|[?&;][\w-]+=/i;
+/**
+ * Any word or shape some rule needs; a line without one is returned untouched at once. Grouped
+ * by first letter: retrying every alternative at every position made a text scan 2-3x slower.
+ */
+const TRIGGER_SOURCE =
+  'k(?:ey)|t(?:oken)|p(?:ass|wd)|s(?:ecret|k-)|c(?:ookie)|a(?:uthoriz|kia)|b(?:earer)|e(?:yj)|' +
+  'g(?:h[pousr]_|ithub_pat_)|x(?:ox)|@|[?&;][\\w-]+=';
+const TRIGGER = new RegExp(TRIGGER_SOURCE, 'i');
 
 function containsAny(text: string, words: readonly string[]): boolean {
   return words.some((word) => text.includes(word));
@@ -126,15 +131,13 @@ export function redactLine(line: string): string {
 }
 
 /** The trigger, searched through a whole text (no rule's shape spans a line break). */
-const TRIGGER_IN_TEXT = new RegExp(TRIGGER.source, 'gi');
+const TRIGGER_IN_TEXT = new RegExp(TRIGGER_SOURCE, 'gi');
 
 /**
- * The same alternatives as {@link TRIGGER}, grouped by first letter, for lower-cased text. Case
- * folding per character and retrying every alternative at every position made the scan of a
- * 32 KiB log piece 0.10 ms; lower-casing it first (0.02 ms) and scanning this 0.03 ms.
+ * The trigger for lower-cased text: case folding per character made the scan of a 32 KiB log
+ * piece 0.10 ms; lower-casing it first (0.02 ms) and scanning without folding 0.03 ms.
  */
-const TRIGGER_IN_LOWER_TEXT =
-  /k(?:ey)|t(?:oken)|p(?:ass|wd)|s(?:ecret|k-)|c(?:ookie)|a(?:uthoriz|kia)|b(?:earer)|e(?:yj)|g(?:h[pousr]_|ithub_pat_)|x(?:ox)|@|[?&;][\w-]+=/g;
+const TRIGGER_IN_LOWER_TEXT = new RegExp(TRIGGER_SOURCE, 'g');
 
 /**
  * Redact every line of a multi-line text (line breaks kept as they are). The text is searched

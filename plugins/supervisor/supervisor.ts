@@ -29,7 +29,7 @@ import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
 import type { LaunchRecords, StartOutcome } from './runtime/runner-types.js';
-import { liveTree, liveTrees, recentProcTable } from './runtime/proc-table.js';
+import { liveTrees, recentProcTable } from './runtime/proc-table.js';
 
 /** What the supervisor is built from. */
 export interface SupervisorOptions {
@@ -72,8 +72,6 @@ export class Supervisor {
   private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
   /** Counts state changes, so views of the states can be cached between them. */
   private changes = 0;
-  private trees:
-    { entries: ProcessEntry[]; changes: number; at: number; trees: Promise<PidTrees> } | undefined;
   /**
    * The process list as GET /process/processes shows it, rebuilt only after a config change or a
    * state change (the same array in between, so its serialization can be reused too).
@@ -102,14 +100,20 @@ export class Supervisor {
 
   /**
    * A view of the process states, built from the entries and kept until the configuration or a
-   * state changes: for answers read far more often than states change (the list, /health).
+   * state changes (or, given `maxAgeMs`, until it is that old: for views that also see what
+   * happens outside the supervisor): for answers read far more often than states change.
    */
-  stateView<T>(build: (entries: readonly ProcessEntry[]) => T): () => T {
-    let cached: { entries: ProcessEntry[]; changes: number; view: T } | undefined;
+  stateView<T>(build: (entries: readonly ProcessEntry[]) => T, maxAgeMs = Infinity): () => T {
+    let cached: { entries: ProcessEntry[]; changes: number; at: number; view: T } | undefined;
     return () => {
       const entries = this.entries();
-      if (cached?.entries !== entries || cached.changes !== this.changes)
-        cached = { entries, changes: this.changes, view: build(entries) };
+      const now = maxAgeMs === Infinity ? 0 : performance.now();
+      if (
+        cached?.entries !== entries ||
+        cached.changes !== this.changes ||
+        now - cached.at > maxAgeMs
+      )
+        cached = { entries, changes: this.changes, at: now, view: build(entries) };
       return cached.view;
     };
   }
@@ -165,45 +169,24 @@ export class Supervisor {
     return this.runners.get(entry.process_name)?.state() ?? stoppedState(entry.process_name);
   }
 
+  /** A process's tree from a process table at most 250 ms old; [] without a pid. */
   async pidTree(processName: string): Promise<number[]> {
-    const entry = this.entries().find((candidate) => candidate.process_name === processName);
-    if (entry?.self === true) return [process.pid];
-    const pid = this.runners.get(processName)?.pid ?? null;
-    if (pid === null) return [];
-    const table = await recentProcTable();
-    const tree = table === null ? [] : liveTree(table, pid);
-    // A table older than the launch may not know the pid yet.
-    return tree.includes(pid) ? tree : [pid, ...tree];
+    return [...((await this.scanTrees(this.entries())).get(processName) ?? [])];
   }
 
   /**
    * The tree of every process with a pid, by process name, for metrics. A tree changes when a
-   * process starts or stops (a state change: the next call scans /proc again), when the
-   * configuration renames processes (likewise), or when a process
-   * forks on its own, seen within {@link TREES_MAX_AGE_MS}: a metrics tick every 2 s then scans
-   * every process on the machine every 10 s instead of every tick. Exited pids in a kept tree
-   * cost nothing: usage readers skip pids that are gone.
+   * process starts or stops or the configuration changes (the next call scans /proc again) or
+   * when a process forks on its own, seen within {@link TREES_MAX_AGE_MS}: a metrics tick every
+   * 2 s then scans every process on the machine every 10 s instead of every tick. Exited pids in
+   * a kept tree cost nothing: usage readers skip pids that are gone.
    */
-  pidTrees(): Promise<PidTrees> {
-    const now = performance.now();
-    const entries = this.entries();
-    let kept = this.trees;
-    if (
-      kept === undefined ||
-      kept.entries !== entries ||
-      kept.changes !== this.changes ||
-      now - kept.at > TREES_MAX_AGE_MS
-    ) {
-      kept = { entries, changes: this.changes, at: now, trees: this.scanTrees() };
-      this.trees = kept;
-    }
-    return kept.trees;
-  }
+  readonly pidTrees = this.stateView((entries) => this.scanTrees(entries), TREES_MAX_AGE_MS);
 
-  private async scanTrees(): Promise<PidTrees> {
+  private async scanTrees(entries: readonly ProcessEntry[]): Promise<PidTrees> {
     const trees = new Map<string, readonly number[]>();
     const roots = new Map<string, number>();
-    for (const entry of this.entries()) {
+    for (const entry of entries) {
       // The host's own tree would hold every supervised process: it counts alone.
       if (entry.self) trees.set(entry.process_name, [process.pid]);
       const pid = this.runners.get(entry.process_name)?.pid ?? null;

@@ -97,12 +97,10 @@ export function readProcTable(): Promise<ProcInfo[] | null> {
   return Promise.resolve(rows);
 }
 
-/** Live pids of `root` and its descendants, plus live members of its process group. */
-export function liveTree(table: readonly ProcInfo[], root: number): number[] {
-  return liveTrees(table, [root]).get(root) ?? [];
-}
-
-/** {@link liveTree} of several roots, indexing the table once for all of them. */
+/**
+ * For each root: its live pid, its live descendants and the live members of its process group
+ * (sorted), indexing the table once for all roots.
+ */
 export function liveTrees(
   table: readonly ProcInfo[],
   roots: readonly number[],

@@ -8,7 +8,11 @@ import {
   createProcessMetricsCollector,
   type MetricsSource,
 } from '../../../plugins/supervisor/process-metrics.js';
-import { liveTree, readProcTable } from '../../../plugins/supervisor/runtime/proc-table.js';
+import {
+  liveTrees,
+  readProcTable,
+  type ProcInfo,
+} from '../../../plugins/supervisor/runtime/proc-table.js';
 import type { ProcessState } from '../../../sdk/index.js';
 import { eventually } from '../../helpers/eventually.js';
 
@@ -55,15 +59,15 @@ function supervisorOf(states: ProcessState[]): MetricsSource {
       const table = (await readProcTable()) ?? [];
       const trees = new Map<string, number[]>();
       for (const state of states)
-        if (state.pid !== null) trees.set(state.process_name, liveTree(table, state.pid));
+        if (state.pid !== null) trees.set(state.process_name, await treeOf(state.pid, table));
       return trees;
     },
   };
 }
 
-/** The live tree of `pid` in a fresh table. */
-async function treeOf(pid: number): Promise<number[]> {
-  return liveTree((await readProcTable()) ?? [], pid);
+/** The live tree of `pid` in `table`, or in a fresh one. */
+async function treeOf(pid: number, table?: readonly ProcInfo[]): Promise<number[]> {
+  return liveTrees(table ?? (await readProcTable()) ?? [], [pid]).get(pid) ?? [];
 }
 
 test('a tree holds the root, its child and its grandchild', async (t) => {

@@ -116,3 +116,14 @@ test('the contract methods reject unknown names', async (t) => {
   t.is(supervisor.state('Nobody'), undefined);
   t.is(supervisor.find('Nobody'), undefined);
 });
+
+test('a state view is rebuilt once it is older than its age limit', async (t) => {
+  const { supervisor } = makeSupervisor(document);
+  const forever = supervisor.stateView(() => ({}));
+  const aging = supervisor.stateView(() => ({}), 50);
+  const first = { forever: forever(), aging: aging() };
+  t.is(aging(), first.aging);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  t.not(aging(), first.aging);
+  t.is(forever(), first.forever);
+});

@@ -40,13 +40,11 @@ async function usageOf(pids: readonly number[], reader: ProcUsageReader): Promis
   }
 }
 
-/** The reader of {@link collectProcessMetrics} calls that bring none. */
-const sharedReader = new ProcUsageReader();
-
 /** Collect one `processes` sample: `{ <process_name>: ProcessMetrics }`. */
 export async function collectProcessMetrics(
   supervisor: MetricsSource,
-  reader: ProcUsageReader = sharedReader,
+  /** Remembers each pid's previous reading: keep one per collector. */
+  reader: ProcUsageReader,
 ): Promise<Record<string, ProcessMetrics>> {
   const states = supervisor.states();
   const byName = await supervisor.pidTrees();

@@ -14,6 +14,7 @@ import {
   type ProcInfo,
 } from '../../../plugins/supervisor/runtime/proc-table.js';
 import type { ProcessState } from '../../../sdk/index.js';
+import { ProcUsageReader } from '../../../plugins/supervisor/runtime/proc-usage.js';
 import { eventually } from '../../helpers/eventually.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'busy-tree.js');
@@ -120,10 +121,12 @@ test('the process sample sums the whole tree, and the tree outweighs the parent 
   t.is(collector.name, 'processes');
   t.is(collector.intervalMs, 1000);
   // pidusage measures CPU since its previous reading of a pid: the first reading is 0.
-  await collectProcessMetrics(supervisor);
+  const reader = new ProcUsageReader();
+  t.teardown(() => reader.close());
+  await collectProcessMetrics(supervisor, reader);
   const sample = await eventually(
     async () => {
-      const next = await collectProcessMetrics(supervisor);
+      const next = await collectProcessMetrics(supervisor, reader);
       return (next.Tree?.cpu_percent ?? 0) > 0 ? next : undefined;
     },
     { what: 'a CPU reading for the tree', intervalMs: 200 },
@@ -164,6 +167,7 @@ test('a process that exited since its state was read is simply counted as empty'
         reason: null,
       },
     ]),
+    new ProcUsageReader(),
   );
   t.is(sample.Gone?.pid_count, 0);
   t.is(sample.Gone?.rss_bytes, 0);

@@ -4,6 +4,7 @@ import {
   type AnyRouteDefinition,
   defineRoute,
   eraseRoute,
+  jsonTextReply,
   rawReply,
   NotFoundError,
   StringEnum,
@@ -94,8 +95,7 @@ export function systemRoutes(host: RunningHost, version: string): AnyRouteDefini
         schema: {
           response: Type.Object({ openapi: Type.String() }, { additionalProperties: true }),
         },
-        handler: () =>
-          rawReply(200, { 'content-type': 'application/json; charset=utf-8' }, openApiText()),
+        handler: () => jsonTextReply(200, openApiText()),
       }),
     ),
     eraseRoute(

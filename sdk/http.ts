@@ -115,6 +115,18 @@ export function reply<const Status extends number, Body>(
     : { kind: 'json', status, body, headers };
 }
 
+/** The content type of every JSON answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A JSON reply whose text is already written: as one string, or as parts when it is too large to
+ * join into one string first. While response validation is on, core parses it and checks it
+ * against the route's schema for the status, as it does for a JSON reply.
+ */
+export function jsonTextReply(status: number, text: string | BodyParts): RawReply {
+  return rawReply(status, { 'content-type': JSON_CONTENT_TYPE }, text);
+}
+
 /** Build a raw reply (HTML, static assets, streamed files). */
 export function rawReply(
   status: number,

@@ -1,8 +1,9 @@
 /** JSON answers: the content type, and serialization reused for a body returned again. */
+import { JSON_CONTENT_TYPE } from '../../sdk/http.js';
 import { writeResponse } from './response-writer.js';
 import type { ResponseState } from './response-state.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+const JSON_HEADERS = { 'content-type': JSON_CONTENT_TYPE } as const;
 /** Pass this (not `{}`) when there are no extra headers: the common case then allocates nothing. */
 export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 

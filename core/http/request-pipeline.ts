@@ -13,7 +13,8 @@ import { declaredContentLength, readBody, type BodyResult } from './body-reader.
 import { errorBody, mapError } from './error-mapper.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
 import { ResponseState } from './response-state.js';
-import { writeResponse } from './response-writer.js';
+import { joinParts } from './body-parts.js';
+import { isParts, writeResponse } from './response-writer.js';
 import type { RegisteredRoute } from './route-table.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
 import { parseInputs } from './request-inputs.js';
@@ -229,6 +230,12 @@ async function sendResult(
   snapshot: RequestSnapshot,
 ): Promise<void> {
   if (isReply(result) && result.kind === 'raw') {
+    const text = env.validateResponses ? jsonText(result) : undefined;
+    if (
+      text !== undefined &&
+      (await refuseInvalid(route, env, state, snapshot, result.status, text))
+    )
+      return;
     await writeResponse(state, {
       status: result.status,
       headers: result.headers,
@@ -239,35 +246,64 @@ async function sendResult(
   const status = isReply(result) ? result.status : 200;
   const body = isReply(result) ? result.body : result;
   const headers = isReply(result) ? (result.headers ?? NO_HEADERS) : NO_HEADERS;
-  if (env.validateResponses) {
-    const schema = route.responses.get(status);
-    const failure = schema?.firstError(body);
-    if (schema === undefined && status < 300) {
-      env.logger.error(
-        `${snapshot.method} ${snapshot.path}: no response schema for status ${status}`,
-      );
-      await sendJson(
-        state,
-        500,
-        errorBody(`No response schema for status ${status}`, 'INTERNAL_RESPONSE_UNDECLARED'),
-      );
-      return;
-    }
-    if (failure !== undefined) {
-      env.logger.error(`${snapshot.method} ${snapshot.path}: response does not match its schema`, {
-        ...failure,
-      });
-      await sendJson(
-        state,
-        500,
-        errorBody(
-          `Response field '${failure.field}' does not match its schema: ${failure.message}`,
-          'INTERNAL_RESPONSE_INVALID',
-          failure.field,
-        ),
-      );
-      return;
-    }
-  }
+  if (env.validateResponses && (await refuseInvalid(route, env, state, snapshot, status, { body })))
+    return;
   await sendJson(state, status, body, headers);
+}
+
+/** The parsed body of a raw reply whose JSON is written already (see `jsonTextReply`). */
+function jsonText(reply: RawReply): { body: unknown } | { unparsable: string } | undefined {
+  const { body } = reply;
+  if (!reply.headers['content-type']?.startsWith('application/json')) return undefined;
+  if (typeof body !== 'string' && !isParts(body)) return undefined;
+  const text = typeof body === 'string' ? body : Buffer.from(joinParts(body)).toString('utf8');
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { unparsable: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * While response validation is on (the test suite): answer 500 instead of a body its route does
+ * not declare, or that does not match the declared schema. True when it answered.
+ */
+async function refuseInvalid(
+  route: RegisteredRoute,
+  env: PipelineEnvironment,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+  status: number,
+  response: { body: unknown } | { unparsable: string },
+): Promise<boolean> {
+  const schema = route.responses.get(status);
+  if (schema === undefined && status < 300) {
+    env.logger.error(
+      `${snapshot.method} ${snapshot.path}: no response schema for status ${status}`,
+    );
+    await sendJson(
+      state,
+      500,
+      errorBody(`No response schema for status ${status}`, 'INTERNAL_RESPONSE_UNDECLARED'),
+    );
+    return true;
+  }
+  const failure =
+    'unparsable' in response
+      ? { field: 'body', message: `not JSON: ${response.unparsable}` }
+      : schema?.firstError(response.body);
+  if (failure === undefined) return false;
+  env.logger.error(`${snapshot.method} ${snapshot.path}: response does not match its schema`, {
+    ...failure,
+  });
+  await sendJson(
+    state,
+    500,
+    errorBody(
+      `Response field '${failure.field}' does not match its schema: ${failure.message}`,
+      'INTERNAL_RESPONSE_INVALID',
+      failure.field,
+    ),
+  );
+  return true;
 }

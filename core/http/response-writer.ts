@@ -36,19 +36,11 @@ export async function writeResponse(
 ): Promise<boolean> {
   if (state.finished) return false;
   const { body } = response;
-  if (typeof body === 'string' || body instanceof Uint8Array) {
+  if (typeof body === 'string' || body instanceof Uint8Array || isParts(body)) {
     state.res.cork(() => {
       writeHead(state, response);
-      state.res.end(body, response.closeConnection === true);
-    });
-    state.finish();
-    return true;
-  }
-  if (isParts(body)) {
-    state.res.cork(() => {
-      writeHead(state, response);
-      // uWS copies the bytes during `end`, so the joined view may be reused right after.
-      state.res.end(joinParts(body), response.closeConnection === true);
+      // uWS copies the bytes during `end`, so joined parts may share one buffer.
+      state.res.end(isParts(body) ? joinParts(body) : body, response.closeConnection === true);
     });
     state.finish();
     return true;
@@ -56,7 +48,10 @@ export async function writeResponse(
   return writeStream(state, response, body);
 }
 
-function isParts(body: BodyParts | AsyncIterable<Uint8Array>): body is BodyParts {
+/** Whether a body is given in parts (arrays are not async-iterable; streams are not arrays). */
+export function isParts(
+  body: string | Uint8Array | BodyParts | AsyncIterable<Uint8Array>,
+): body is BodyParts {
   return Array.isArray(body);
 }
 

@@ -1,5 +1,5 @@
 /** GET /logs: the cursor protocol and the earlier-generation line list. */
-import { InputError, NotFoundError, Type, defineRoute, rawReply } from '../../../sdk/index.js';
+import { InputError, NotFoundError, Type, defineRoute, jsonTextReply } from '../../../sdk/index.js';
 import { logChunkJsonParts } from '../logs/log-chunk-json.js';
 import { readLogChunk } from '../logs/log-cursor.js';
 import type { LogLineBus } from '../logs/log-line-bus.js';
@@ -33,8 +33,6 @@ const LOGS_DESCRIPTION = [
   'route serves both; `process_name` wins when both are given.',
 ].join('\n');
 
-const JSON_CONTENT = { 'content-type': 'application/json; charset=utf-8' } as const;
-
 function resolveOrThrow(deps: LogRouteDeps, name: string, field: string): ResolvedLogFile {
   const resolved = deps.resolveLogFile(name);
   if (resolved === undefined)
@@ -62,7 +60,7 @@ export function logsRoute(deps: LogRouteDeps) {
           ...(query.file_id === undefined ? {} : { fileId: query.file_id }),
         });
         // The LogChunkBody object, encoded without one large string (see log-chunk-json.ts).
-        return rawReply(200, JSON_CONTENT, logChunkJsonParts(processName, read));
+        return jsonTextReply(200, logChunkJsonParts(processName, read));
       }
       if (query.name !== undefined) {
         const { file } = resolveOrThrow(deps, query.name, 'name');

@@ -10,7 +10,10 @@
 import type { BodyParts } from '../../../sdk/index.js';
 import type { LogChunk } from './log-cursor.js';
 
-/** `JSON.stringify({ process_name, ...read, log: read.chunk })` in parts, byte for byte. */
+/**
+ * `JSON.stringify({ process_name, cursor, chunk, reset, size, file_id, log })` in parts, byte for
+ * byte, with `chunk` and `log` both the chunk's text.
+ */
 export function logChunkJsonParts(processName: string, read: LogChunk): BodyParts {
   // JSON.stringify of a string is `"…"`: the slice drops the quotes without copying.
   const escaped = read.pieces.map((piece) => JSON.stringify(piece).slice(1, -1));

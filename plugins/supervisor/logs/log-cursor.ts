@@ -24,14 +24,13 @@ export interface LogChunkRequest {
 export interface LogChunk {
   /** Byte offset just after the last complete line returned: the next request's cursor. */
   readonly cursor: number;
-  /** Complete, redacted lines. */
-  readonly chunk: string;
   /**
-   * The same text as line-aligned pieces of at most {@link PIECE_BYTES} bytes (a longer line is
-   * a piece of its own), for writers that encode the text without ever holding it as one string.
+   * Complete, redacted lines, in line-aligned pieces of at most {@link PIECE_BYTES} bytes (a
+   * longer line is a piece of its own), so the text is never held as one large string;
+   * {@link chunkText} joins them.
    */
   readonly pieces: readonly string[];
-  /** True when the client must replace its buffer with `chunk` instead of appending it. */
+  /** True when the client must replace its buffer with the text instead of appending it. */
   readonly reset: boolean;
   /** File size at the snapshot. */
   readonly size: number;
@@ -66,7 +65,12 @@ export function fileIdentity(stats: Stats): string {
   return `${stats.dev.toString(16)}:${stats.ino.toString(16)}:${birth.toString(16)}`;
 }
 
-const EMPTY: LogChunk = { cursor: 0, chunk: '', pieces: [], reset: true, size: 0, file_id: null };
+const EMPTY: LogChunk = { cursor: 0, pieces: [], reset: true, size: 0, file_id: null };
+
+/** The whole text of a chunk (the wire's `chunk`). */
+export function chunkText(read: LogChunk): string {
+  return read.pieces.join('');
+}
 
 /**
  * Largest piece the text is decoded in. V8 puts a string over 128 KiB in its large-object space,
@@ -109,10 +113,7 @@ export async function readLogChunk(
     const lastNewline = bytes.lastIndexOf(LF);
     const end = lastNewline >= offset ? lastNewline + 1 : offset;
     const pieces = decodeLines(bytes, offset, end);
-    // Concatenation makes a rope over the pieces: no copy unless someone reads the whole text.
-    let chunk = '';
-    for (const piece of pieces) chunk += piece;
-    return { cursor: readFrom + end, chunk, pieces, reset: plan.reset, size, file_id: fileId };
+    return { cursor: readFrom + end, pieces, reset: plan.reset, size, file_id: fileId };
   } finally {
     closeSync(fd);
   }

@@ -2,13 +2,12 @@ import test from 'ava';
 import { Value } from '@sinclair/typebox/value';
 import { joinParts } from '../../../../core/http/body-parts.js';
 import { logChunkJsonParts } from '../../../../plugins/supervisor/logs/log-chunk-json.js';
-import type { LogChunk } from '../../../../plugins/supervisor/logs/log-cursor.js';
+import { chunkText, type LogChunk } from '../../../../plugins/supervisor/logs/log-cursor.js';
 import { LogChunkBody } from '../../../../plugins/supervisor/logs/log-schemas.js';
 
 function chunkOf(pieces: string[], fileId: string | null = '803:1a2b:18c'): LogChunk {
   return {
     cursor: 4242,
-    chunk: pieces.join(''),
     pieces,
     reset: pieces.length % 2 === 0,
     size: 9000,
@@ -17,7 +16,8 @@ function chunkOf(pieces: string[], fileId: string | null = '803:1a2b:18c'): LogC
 }
 
 function reference(processName: string, read: LogChunk): Buffer {
-  const { cursor, chunk, reset, size, file_id } = read;
+  const { cursor, reset, size, file_id } = read;
+  const chunk = chunkText(read);
   return Buffer.from(
     JSON.stringify({ process_name: processName, cursor, chunk, reset, size, file_id, log: chunk }),
   );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import {
+  chunkText,
   PIECE_BYTES,
   planLogRead,
   readLogChunk,
@@ -39,7 +40,7 @@ test('the decision table of the reference', (t) => {
 });
 
 test('a missing or unknown file is an empty chunk with reset', async (t) => {
-  const expected = { cursor: 0, chunk: '', pieces: [], reset: true, size: 0, file_id: null };
+  const expected = { cursor: 0, pieces: [], reset: true, size: 0, file_id: null };
   t.deepEqual(await readLogChunk(null, { tailBytes: 1024 }), expected);
   t.deepEqual(
     await readLogChunk(join(tmpdir(), 'no-such-dir-stackd', 'x.log'), { tailBytes: 1024 }),
@@ -50,7 +51,7 @@ test('a missing or unknown file is an empty chunk with reset', async (t) => {
 test('a partial last line waits; the secret in it is redacted once complete', async (t) => {
   const file = logFile('safe line\nCookie: session=partial');
   const first = await readLogChunk(file, { tailBytes: 1024 });
-  t.is(first.chunk, 'safe line\n');
+  t.is(chunkText(first), 'safe line\n');
   t.is(first.cursor, 10);
   t.true(first.reset);
   t.is(typeof first.file_id, 'string');
@@ -61,7 +62,7 @@ test('a partial last line waits; the secret in it is redacted once complete', as
     cursor: first.cursor,
     fileId: first.file_id ?? '',
   });
-  t.is(second.chunk, 'Cookie: [REDACTED]\n');
+  t.is(chunkText(second), 'Cookie: [REDACTED]\n');
   t.false(second.reset);
   t.is(second.cursor, second.size);
   t.is(second.file_id, first.file_id);
@@ -70,7 +71,7 @@ test('a partial last line waits; the secret in it is redacted once complete', as
 test('a cursor inside a line skips to the next complete line', async (t) => {
   const file = logFile('first\nCookie: x=1\nlast\n');
   const chunk = await readLogChunk(file, { tailBytes: 1024, cursor: 10 });
-  t.is(chunk.chunk, 'last\n');
+  t.is(chunkText(chunk), 'last\n');
   t.false(chunk.reset);
   t.is(chunk.cursor, chunk.size);
 });
@@ -78,7 +79,7 @@ test('a cursor inside a line skips to the next complete line', async (t) => {
 test('a cursor inside a trailing partial line gives nothing and the snapshot size', async (t) => {
   const file = logFile('done\nstill writing');
   const chunk = await readLogChunk(file, { tailBytes: 1024, cursor: 8 });
-  t.is(chunk.chunk, '');
+  t.is(chunkText(chunk), '');
   t.is(chunk.cursor, chunk.size);
 });
 
@@ -87,9 +88,9 @@ test('a tail never starts mid-line and is bounded by tail_bytes', async (t) => {
   const file = logFile(`${lines.join('\n')}\n`);
   const chunk = await readLogChunk(file, { tailBytes: 1024 });
   t.true(chunk.reset);
-  t.true(Buffer.byteLength(chunk.chunk) <= 1024);
-  t.true(chunk.chunk.startsWith('line '));
-  t.true(chunk.chunk.endsWith('line 0199\n'));
+  t.true(Buffer.byteLength(chunkText(chunk)) <= 1024);
+  t.true(chunkText(chunk).startsWith('line '));
+  t.true(chunkText(chunk).endsWith('line 0199\n'));
   t.is(chunk.cursor, chunk.size);
 });
 
@@ -97,16 +98,16 @@ test('an incremental read returns only new complete lines; nothing new is an emp
   const file = logFile('a\nb\n');
   const first = await readLogChunk(file, { tailBytes: 1024 });
   const idle = await readLogChunk(file, { tailBytes: 1024, cursor: first.cursor });
-  t.deepEqual([idle.chunk, idle.reset, idle.cursor], ['', false, first.cursor]);
+  t.deepEqual([chunkText(idle), idle.reset, idle.cursor], ['', false, first.cursor]);
   appendFileSync(file, 'c\nd');
   const next = await readLogChunk(file, { tailBytes: 1024, cursor: first.cursor });
-  t.deepEqual([next.chunk, next.reset, next.cursor], ['c\n', false, 6]);
+  t.deepEqual([chunkText(next), next.reset, next.cursor], ['c\n', false, 6]);
 });
 
 test('a cursor past the end (the file was truncated) starts over', async (t) => {
   const file = logFile('one\ntwo\n');
   const chunk = await readLogChunk(file, { tailBytes: 1024, cursor: 5000 });
-  t.deepEqual([chunk.chunk, chunk.reset, chunk.cursor], ['one\ntwo\n', true, 8]);
+  t.deepEqual([chunkText(chunk), chunk.reset, chunk.cursor], ['one\ntwo\n', true, 8]);
 });
 
 test('a backlog larger than tail_bytes starts over at the tail', async (t) => {
@@ -114,7 +115,7 @@ test('a backlog larger than tail_bytes starts over at the tail', async (t) => {
   appendFileSync(file, `${'x'.repeat(100)}\n`.repeat(50));
   const chunk = await readLogChunk(file, { tailBytes: 1024, cursor: 6 });
   t.true(chunk.reset);
-  t.true(Buffer.byteLength(chunk.chunk) <= 1024);
+  t.true(Buffer.byteLength(chunkText(chunk)) <= 1024);
   t.is(chunk.cursor, chunk.size);
 });
 
@@ -130,7 +131,7 @@ test('rotation is detected by file identity even when the new file is bigger', a
   });
   t.true(after.reset);
   t.not(after.file_id, first.file_id);
-  t.is(after.chunk, 'new line one\nnew line two\nnew line three\n');
+  t.is(chunkText(after), 'new line one\nnew line two\nnew line three\n');
   t.is(after.cursor, after.size);
 });
 
@@ -145,15 +146,15 @@ test('a real rollover then 16 KB of new data with a 1 KiB tail: at most 1 KiB, r
     fileId: first.file_id ?? '',
   });
   t.true(after.reset);
-  t.true(Buffer.byteLength(after.chunk) <= 1024);
-  t.true(after.chunk.length > 0);
+  t.true(Buffer.byteLength(chunkText(after)) <= 1024);
+  t.true(chunkText(after).length > 0);
 });
 
 test('multi-byte characters and invalid bytes decode without breaking the cursor', async (t) => {
   const file = logFile('');
   appendFileSync(file, Buffer.concat([Buffer.from('héllo ✓\n'), Buffer.from([0xff, 0x0a])]));
   const chunk = await readLogChunk(file, { tailBytes: 1024 });
-  t.is(chunk.chunk, 'héllo ✓\n\uFFFD\n');
+  t.is(chunkText(chunk), 'héllo ✓\n\uFFFD\n');
   t.is(chunk.cursor, chunk.size);
 });
 
@@ -170,8 +171,10 @@ test('a large chunk comes in line-aligned pieces that never split a line or a ch
   writeFileSync(file, `${lines.join('\n')}\n`);
   const chunk = await readLogChunk(file, { tailBytes: 1 << 20 });
   t.true(chunk.pieces.length > 3);
-  t.is(chunk.pieces.join(''), chunk.chunk);
-  t.is(chunk.chunk, lines.map((line) => `${line.replace(/hunter\d{4}/, '[REDACTED]')}\n`).join(''));
+  t.is(
+    chunkText(chunk),
+    lines.map((line) => `${line.replace(/hunter\d{4}/, '[REDACTED]')}\n`).join(''),
+  );
   for (const piece of chunk.pieces) {
     t.true(piece.endsWith('\n'));
     const bytes = Buffer.byteLength(piece);

@@ -29,7 +29,7 @@ import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
 import type { LaunchRecords, StartOutcome } from './runtime/runner-types.js';
-import { liveTrees, recentProcTable } from './runtime/proc-table.js';
+import { liveTrees, readProcTable } from './runtime/proc-table.js';
 
 /** What the supervisor is built from. */
 export interface SupervisorOptions {
@@ -169,7 +169,10 @@ export class Supervisor {
     return this.runners.get(entry.process_name)?.state() ?? stoppedState(entry.process_name);
   }
 
-  /** A process's tree from a process table at most 250 ms old; [] without a pid. */
+  /**
+   * A process's tree from a table read now ([] without a pid): a table shared with an earlier
+   * caller could predate a child just forked.
+   */
   async pidTree(processName: string): Promise<number[]> {
     return [...((await this.scanTrees(this.entries())).get(processName) ?? [])];
   }
@@ -192,7 +195,7 @@ export class Supervisor {
       const pid = this.runners.get(entry.process_name)?.pid ?? null;
       if (!entry.self && pid !== null) roots.set(entry.process_name, pid);
     }
-    const table = await recentProcTable();
+    const table = await readProcTable();
     const found =
       table === null ? new Map<number, number[]>() : liveTrees(table, [...roots.values()]);
     for (const [name, pid] of roots) {

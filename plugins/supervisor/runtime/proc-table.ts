@@ -138,16 +138,3 @@ function append(index: Map<number, number[]>, key: number, pid: number): void {
   if (list === undefined) index.set(key, [pid]);
   else list.push(pid);
 }
-
-let shared: { at: number; table: Promise<ProcInfo[] | null> } | undefined;
-
-/**
- * The process table, shared by callers within `maxAgeMs` (a metrics tick asks for the tree of
- * every process at once: one scan serves them all, concurrent callers share the one in flight).
- */
-export function recentProcTable(maxAgeMs = 250): Promise<ProcInfo[] | null> {
-  const now = performance.now();
-  if (shared === undefined || now - shared.at > maxAgeMs)
-    shared = { at: now, table: readProcTable() };
-  return shared.table;
-}

@@ -63,13 +63,27 @@ test('a core service starts after its two templated dependencies, with the key i
   );
   t.false(response.text.includes('sekret-key-123'), 'the key is never echoed');
 
-  const records = startRecords(host);
-  t.deepEqual(
-    records.map(([name]) => name),
-    ['webdav_media_core', 'mounter_media_core', 'media_core', 'extra'],
+  // The results above are in start order, each one running before the next began. The records
+  // are written by the children once node has loaded them, which under load can come after the
+  // answer and in any order: wait for all four and read them by name.
+  const records = new Map(
+    await eventually(() => {
+      const lines = startRecords(host);
+      return lines.length >= 4 ? lines : undefined;
+    }),
   );
-  t.is(records[0]?.[1].key, 'sekret-key-123', 'the dependency that needs the key got it');
-  t.is(records[2]?.[1].key, null, 'the core service did not');
+  t.deepEqual([...records.keys()].sort(), [
+    'extra',
+    'media_core',
+    'mounter_media_core',
+    'webdav_media_core',
+  ]);
+  t.is(
+    records.get('webdav_media_core')?.key,
+    'sekret-key-123',
+    'the dependency that needs the key got it',
+  );
+  t.is(records.get('media_core')?.key, null, 'the core service did not');
 
   const saved = configOnDisk(host);
   const webdav = saved.webdav.instances['Media Core'];
@@ -80,13 +94,13 @@ test('a core service starts after its two templated dependencies, with the key i
     api_key: 'sekret-key-123',
   });
   t.not(webdav.port, occupierPort, 'moved off the port another block claims');
-  t.is(records[0]?.[1].port, webdav.port);
+  t.is(records.get('webdav_media_core')?.port, webdav.port);
   t.like(saved.mounter.instances['Media Core'], {
     core_service: 'media_core',
     mount_name: 'media_core',
   });
   t.not(saved.media_core.port, coreWanted, 'moved off the port bound on 127.0.0.1');
-  t.is(records[2]?.[1].port, saved.media_core.port);
+  t.is(records.get('media_core')?.port, saved.media_core.port);
   t.like(saved.extra, { enabled: true, log_level: 'DEBUG' });
   t.is(saved.unlisted, undefined, 'an optional service not listed is not created');
 

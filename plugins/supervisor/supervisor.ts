@@ -3,6 +3,7 @@
  * dependency order and shutdown in reverse. Implements the `supervisor.processes` contract.
  * The host's own API entry is reported as always running with the host's pid.
  */
+import { setMaxListeners } from 'node:events';
 import {
   BadRequestError,
   type DependencyGraphService,
@@ -284,6 +285,8 @@ export class Supervisor {
   /** Stop every process (dependents first, the rest in parallel); SIGKILL what outlives the budget. */
   async stopAll(budgetMs: number, hostDeadline?: AbortSignal): Promise<void> {
     const cutShort = new AbortController();
+    // Every stopping process waits on this one signal: more than Node's 10 listeners is expected.
+    setMaxListeners(0, cutShort.signal);
     const timer = setTimeout(() => cutShort.abort(), budgetMs);
     // The host's own stop budget ending first turns every remaining grace into SIGKILL now.
     hostDeadline?.addEventListener('abort', () => cutShort.abort(), { once: true });

@@ -127,3 +127,33 @@ test('a state view is rebuilt once it is older than its age limit', async (t) =>
   t.not(aging(), first.aging);
   t.is(forever(), first.forever);
 });
+
+test('stopping many processes at once shares one budget signal without a listener warning', async (t) => {
+  const many: JsonRecord = { stackd: { api_service: { process_name: 'stackd API' } } };
+  for (let index = 0; index < 12; index += 1)
+    many[`sleeper_${index}`] = {
+      enabled: true,
+      process_name: `Sleeper ${index}`,
+      command: ['node', program('ignores-sigterm')],
+      stop_timeout: 30, // every grace is still running when the budget below ends it
+    };
+  const { supervisor } = makeSupervisor(many);
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => {
+    warnings.push(`${warning.name}: ${warning.message}`);
+  };
+  process.on('warning', onWarning);
+  t.teardown(() => process.off('warning', onWarning));
+  await supervisor.startEnabled(undefined, new AbortController().signal);
+  t.is(supervisor.states().filter((state) => state.status === 'running').length, 13);
+  await supervisor.stopAll(1500);
+  t.true(
+    supervisor
+      .states()
+      .slice(1)
+      .every((state) => state.status === 'stopped'),
+  );
+  // Node reports the warning on the next tick; give it one.
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(warnings, []);
+});

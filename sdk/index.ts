@@ -21,6 +21,7 @@ export * from './process-blocks.js';
 export * from './redaction.js';
 export * from './outbound-url.js';
 export * from './bounded-json.js';
+export * from './text-order.js';
 export * from './contracts/authenticator.js';
 export * from './contracts/process-supervisor.js';
 export * from './contracts/dependency-graph.js';

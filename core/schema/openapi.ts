@@ -1,4 +1,5 @@
 /** The OpenAPI 3.1 document, built from the route table and the streams: one source of truth. */
+import { compareText } from '../../sdk/text-order.js';
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody } from '../../sdk/schema.js';
 import { responseSchemas, type RegisteredRoute } from '../http/route-table.js';
@@ -201,7 +202,7 @@ export function buildOpenApi(input: OpenApiInput): Json {
       name,
       description: input.tagDescriptions[name] ?? `Routes of the ${name} plugin`,
     })),
-    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => compareText(a, b))),
     components: {
       schemas: { ErrorBody: plain(ErrorBody) },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

@@ -4,6 +4,7 @@
  * relations per config key and add the keys the static and conditional maps name even when the
  * configuration has no block for them (state `missing`).
  */
+import { compareText } from '../../sdk/index.js';
 import { conditionalDepsOfEntry } from './conditional-map.js';
 import type { DependencyRow, DependentRow } from './schemas.js';
 import { combineStrength, sortedSignals, strengthOfSignal, type SignalName } from './signals.js';
@@ -93,7 +94,7 @@ function orderGroups(
     group.signals.add(signal);
   }
   const rest = [...related.values()].filter((group) => !placed.has(group.key));
-  rest.sort((a, b) => a.key.localeCompare(b.key));
+  rest.sort((a, b) => compareText(a.key, b.key));
   return [...ordered, ...rest];
 }
 

@@ -3,6 +3,7 @@
  * nodes, edges (dependency → dependent), parallel groups and context. A one-hop view over the
  * whole-stack relations; pure apart from the state function it is given.
  */
+import { compareLabels, compareText } from '../../sdk/index.js';
 import type { GraphScope, ParallelGroup } from '../../sdk/index.js';
 import { conditionalDepsOfEntry } from './conditional-map.js';
 import { dependencyRowsOf, dependentRowsOf, type StateOf } from './key-rows.js';
@@ -62,8 +63,8 @@ export function linkedRows(
   return rows.sort(
     (a, b) =>
       STRENGTH_ORDER[a.strength] - STRENGTH_ORDER[b.strength] ||
-      a.label.localeCompare(b.label) ||
-      a.process_name.localeCompare(b.process_name),
+      compareLabels(a.label, b.label) ||
+      compareText(a.process_name, b.process_name),
   );
 }
 
@@ -142,7 +143,7 @@ function nodesOf(target: GraphEntry, linked: readonly LinkedRow[], stateOf: Stat
         state: row.state,
       });
   return [...nodes.values()].sort(
-    (a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id),
+    (a, b) => compareLabels(a.label, b.label) || compareText(a.id, b.id),
   );
 }
 

@@ -3,6 +3,7 @@
  * template's file name with the time tokens as wildcards). Only regular files directly in the
  * folder, whose real path stays inside it.
  */
+import { compareText } from '../../sdk/index.js';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { processSlug } from './backup-settings.js';
@@ -53,7 +54,7 @@ export async function listFiles(dir: string, pattern?: RegExp): Promise<ListedFi
   );
   return files
     .filter((file): file is ListedFile => file !== undefined)
-    .sort((a, b) => b.modified_at - a.modified_at || b.name.localeCompare(a.name));
+    .sort((a, b) => b.modified_at - a.modified_at || compareText(b.name, a.name));
 }
 
 /** The glob (for people) and the regex (for us) of a service's backup file names. */

@@ -1,4 +1,5 @@
 /** Native B: the responses endpoint, `store: false`, system → developer role; no temperature. */
+import { compareText } from '../../../sdk/index.js';
 import { NATIVE_B_ENDPOINT } from './native-endpoints.js';
 import { MalformedAnswer, normaliseUsage, type ProviderAdapter } from './types.js';
 
@@ -49,6 +50,6 @@ export const nativeBAdapter: ProviderAdapter = {
     return data
       .map((entry: { id?: unknown }) => entry.id)
       .filter((id): id is string => typeof id === 'string')
-      .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+      .sort((a, b) => compareText(a.toLowerCase(), b.toLowerCase()));
   },
 };

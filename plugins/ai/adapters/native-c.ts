@@ -1,4 +1,5 @@
 /** Native C: messages endpoint with `x-api-key` and the pinned API version; no temperature. */
+import { compareText } from '../../../sdk/index.js';
 import { NATIVE_C_ENDPOINT } from './native-endpoints.js';
 import { MalformedAnswer, normaliseUsage, type ProviderAdapter } from './types.js';
 
@@ -39,6 +40,6 @@ export const nativeCAdapter: ProviderAdapter = {
     return data
       .map((entry: { id?: unknown }) => entry.id)
       .filter((id): id is string => typeof id === 'string')
-      .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+      .sort((a, b) => compareText(a.toLowerCase(), b.toLowerCase()));
   },
 };

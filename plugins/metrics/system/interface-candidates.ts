@@ -2,6 +2,7 @@
  * The network interfaces a user can choose to monitor: those of this network namespace (inside a
  * container, the container's), with state, speed and MTU from /sys/class/net.
  */
+import { compareText } from '../../../sdk/index.js';
 import { join } from 'node:path';
 import { readProcFile } from './read-proc-file.js';
 import { parseNetDev } from './proc-parsers.js';
@@ -51,5 +52,5 @@ export function interfaceCandidates(
       rx_bytes: counter.rxBytes,
       tx_bytes: counter.txBytes,
     }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareText(a.name, b.name));
 }

@@ -4,6 +4,7 @@
  * /proc, /sys, /dev and /run, and without files bind-mounted on their own (Docker's
  * /etc/hosts), each with its usage.
  */
+import { compareText } from '../../../sdk/index.js';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readProcFile } from './read-proc-file.js';
@@ -69,7 +70,7 @@ export function parseMounts(text: string): MountEntry[] {
     const [fsType = '', source = ''] = tail.split(' ');
     if (path.startsWith('/')) byPath.set(path, { path, fs_type: fsType, source: unescape(source) });
   }
-  return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return [...byPath.values()].sort((a, b) => compareText(a.path, b.path));
 }
 
 /** The mounts worth offering: no kernel pseudo filesystems, nothing under /proc, /sys, /dev, /run. */

@@ -1,0 +1,90 @@
+/** The host as a program: options → host boot → the listening line → stop on SIGTERM/SIGINT. */
+import 'reflect-metadata';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HostRuntime } from '../core/lifecycle/host-runtime.js';
+import { guardProcessOutput, writeOutput } from '../core/logging/process-output.js';
+import { BUILTIN_PLUGINS } from './builtin-plugins.js';
+import { parseCliOptions, USAGE } from './cli-options.js';
+import { findPackageRoot } from './package-root.js';
+import { systemRoutes } from './system-routes.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { version, dir: packageDir } = findPackageRoot(here);
+
+/** Run stackd with the process's arguments and environment. */
+export async function run(): Promise<void> {
+  guardProcessOutput();
+  let options;
+  try {
+    options = parseCliOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(
+      `stackd: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`,
+    );
+    process.exit(2);
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (options.version) {
+    process.stdout.write(`${version}\n`);
+    return;
+  }
+  const host = new HostRuntime({
+    version,
+    cwd: process.cwd(),
+    dataDir: options.dataDir,
+    configPath: options.configPath,
+    demoPath: join(here, 'demo', 'stackd.demo.json'),
+    demoDir: join(here, 'demo'),
+    docsPath: join(packageDir, 'README.md'),
+    host: options.host,
+    port: options.port,
+    plugins: options.plugins,
+    builtins: BUILTIN_PLUGINS,
+    validateResponses: process.env.STACKD_VALIDATE_RESPONSES === '1',
+    bodyLimitBytes: 1024 * 1024,
+    timeouts: { registerMs: 10_000, startMs: 60_000, stopMs: 30_000 },
+    systemRoutes: (running) => systemRoutes(running, version),
+  });
+
+  let stopping = false;
+  const stop = (signal: string, exitCode = 0): void => {
+    if (stopping) return;
+    stopping = true;
+    host.logger.info(`${signal} received: stopping`);
+    host.stop().then(
+      () => process.exit(exitCode),
+      (error: unknown) => {
+        host.logger.error('stop failed', { error });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  // A supervisor must outlive a bug in one request: log and carry on.
+  process.on('unhandledRejection', (reason) =>
+    host.logger.error('unhandled promise rejection', { reason }),
+  );
+  // After an uncaught exception the process state is suspect: stop every supervised process the
+  // normal way (no orphans), then exit 1 so a service manager restarts us.
+  process.on('uncaughtException', (error) => {
+    host.logger.error('uncaught exception: stopping', {
+      error: { name: error.name, message: error.message, stack: error.stack },
+    });
+    stop('uncaught exception', 1);
+  });
+
+  try {
+    const url = await host.boot();
+    writeOutput('stdout', `stackd listening on ${url}\n`);
+  } catch (error) {
+    process.stderr.write(
+      `stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  }
+}

@@ -22,11 +22,19 @@ export interface ValidationFailure {
 
 /** A compiled validator for one schema. */
 export class CompiledSchema<T = unknown> {
-  private readonly check: TypeCheck<TSchema>;
+  private compiled: TypeCheck<TSchema> | undefined;
 
   constructor(readonly schema: TSchema) {
     registerFormats();
-    this.check = TypeCompiler.Compile(schema);
+  }
+
+  /**
+   * Compiled on first use: a host registers a few hundred schemas (routes, streams, config
+   * sections, response checks) of which a running stack exercises a handful, and each compiled
+   * check keeps its generated source and code.
+   */
+  private get check(): TypeCheck<TSchema> {
+    return (this.compiled ??= TypeCompiler.Compile(this.schema));
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
- * V8 settings the host applies to itself, imported first by the entry point so they hold before
- * any module compiles WebAssembly. Only flags V8 reads while running take effect this way (heap
- * sizes are fixed when the isolate is made, before any of our code runs).
+ * V8 settings the host applies to itself. The entry point imports nothing else before them and
+ * loads the program afterwards, so they hold before any of its modules is compiled and before
+ * SQLite's WebAssembly is. Only flags V8 reads while running take effect this way (heap sizes
+ * are fixed when the isolate is made, before any of our code runs).
  *
  * `--liftoff-only`: SQLite (node-sqlite3-wasm: users, metrics history, jobs, deliveries, the AI
  * ledger) stays on V8's baseline WebAssembly compiler. Tiering its 1.2 MiB module up with

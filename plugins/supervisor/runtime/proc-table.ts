@@ -69,6 +69,21 @@ export function readStatFd(fd: number): string {
   return statBuffer.toString('latin1', 0, length);
 }
 
+let procMounted: boolean | undefined;
+
+/** Whether /proc can be read here (Linux with procfs mounted); checked once. */
+export function procAvailable(): boolean {
+  if (procMounted === undefined) {
+    try {
+      readdirSync('/proc/self');
+      procMounted = true;
+    } catch {
+      procMounted = false;
+    }
+  }
+  return procMounted;
+}
+
 /** One process's row, or undefined when it is gone. */
 export function readProcess(pid: number): ProcInfo | undefined {
   const line = readStatLine(String(pid));

@@ -4,7 +4,7 @@
  * for the leader and the group to be gone, then SIGKILL the group.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDead, readProcTable } from './proc-table.js';
+import { isDead, procAvailable, readProcess, readProcTable } from './proc-table.js';
 
 // Polls start fast (most processes exit at once) and slow down: a scan of /proc costs ~13 ms.
 const FIRST_POLL_MS = 25;
@@ -97,11 +97,14 @@ function signalProcess(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-async function stillRunning(pids: readonly number[]): Promise<number[]> {
-  const table = await readProcTable();
-  if (table === null) return [...pids];
-  const live = new Set(table.filter((row) => !isDead(row)).map((row) => row.pid));
-  return pids.filter((pid) => live.has(pid));
+// Each pid's own stat file, not the whole table: 50 concurrent stops polling a table of every
+// process on the machine made most of a restart wave's garbage.
+function stillRunning(pids: readonly number[]): number[] {
+  if (!procAvailable()) return [...pids];
+  return pids.filter((pid) => {
+    const row = readProcess(pid);
+    return row !== undefined && !isDead(row);
+  });
 }
 
 /**
@@ -124,11 +127,11 @@ export async function terminateProcesses(
   const waitGone = async (targets: readonly number[], ms: number, cut?: AbortSignal) => {
     const deadline = Date.now() + ms;
     let pause = FIRST_POLL_MS;
-    let left = await stillRunning(targets);
+    let left = stillRunning(targets);
     while (left.length > 0 && Date.now() < deadline && cut?.aborted !== true) {
       await pauseFor(Math.min(pause, Math.max(1, deadline - Date.now())), cut);
       pause = Math.min(MAX_POLL_MS, pause * 1.5);
-      left = await stillRunning(left);
+      left = stillRunning(left);
     }
     return left;
   };

@@ -8,7 +8,7 @@ import type { ProcessSpec } from '../process-spec.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
 import { markedProcesses } from './launch-marker.js';
 import { groupAlive, terminateGroup, terminateProcesses } from './process-group.js';
-import { readProcTable } from './proc-table.js';
+import { readProcess } from './proc-table.js';
 
 /** How the stop went. */
 export interface StopResult {
@@ -25,10 +25,11 @@ const EXIT_WAIT_MS = 5_000;
 /** Marked processes of this launch outside its group (they called setsid, or were moved). */
 async function escapedFrom(process: LaunchedProcess): Promise<number[]> {
   const marked = await markedProcesses(process.marker);
-  if (marked.length === 0) return [];
-  const table = (await readProcTable()) ?? [];
-  const groupOf = new Map(table.map((row) => [row.pid, row.pgrp]));
-  return marked.filter((pid) => groupOf.get(pid) !== process.pid);
+  // A marked pid gone by now needs no signal; the rest are read one by one, not the whole table.
+  return marked.filter((pid) => {
+    const row = readProcess(pid);
+    return row !== undefined && row.pgrp !== process.pid;
+  });
 }
 
 /** Stop `process` as `spec` says; `cutShort` ends the grace time early (host stop budget). */

@@ -83,3 +83,20 @@ export interface StackConfig {
   /** The views plugins added, in order. */
   views(): readonly ConfigView[];
 }
+
+/**
+ * A value derived from the configuration document, derived again only after the document
+ * changed. `StackConfig.read()` copies the whole document on every call; a value asked for on
+ * every start or event (a process list, a plugin's settings) would otherwise copy it each time.
+ * Callers must treat the value as read-only: it is shared until the next change.
+ */
+export function derivedFromStack<T>(
+  stack: StackConfig,
+  derive: (document: Readonly<JsonRecord>) => T,
+): () => T {
+  let current: { value: T } | undefined;
+  stack.onChange(() => {
+    current = undefined;
+  });
+  return () => (current ??= { value: derive(stack.read()) }).value;
+}

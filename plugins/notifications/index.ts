@@ -3,7 +3,12 @@
  * ntfy, Apprise API), routing with filters and cooldowns, a durable SQLite queue with retries,
  * thresholds from the metrics feed and process events from the supervisor. Wiring only.
  */
-import { definePlugin, notableEvent, processStateChanged } from '../../sdk/index.js';
+import {
+  definePlugin,
+  derivedFromStack,
+  notableEvent,
+  processStateChanged,
+} from '../../sdk/index.js';
 import { NotificationsConfig } from './config.js';
 import { DeliveryStore } from './delivery-store.js';
 import { DeliveryWorker } from './delivery-worker.js';
@@ -24,7 +29,7 @@ export default definePlugin({
   capabilities: ['notifications'],
   register(ctx) {
     // Live settings: the slice as saved by POST /notifications/config (or edited in the file).
-    const settings = () => currentSettings(ctx.stack.read());
+    const settings = derivedFromStack(ctx.stack, currentSettings);
     let lockedLogged = false;
     const store = new DeliveryStore(
       () => ctx.storage.openDatabase('notifications.sqlite'),

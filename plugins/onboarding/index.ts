@@ -8,6 +8,7 @@
  */
 import {
   definePlugin,
+  derivedFromStack,
   listProcessEntries,
   processSupervisorRef,
   serviceCatalogRef,
@@ -45,7 +46,7 @@ export default definePlugin({
   register(ctx) {
     const catalog = new ServiceCatalogRegistry();
     ctx.provide(serviceCatalogRef, catalog);
-    const entries = () => listProcessEntries(ctx.stack.read());
+    const entries = derivedFromStack(ctx.stack, listProcessEntries);
     const setup = (entry: Parameters<typeof runSetupHooks>[0]) =>
       runSetupHooks(entry, {
         catalog,

@@ -6,7 +6,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import semver from 'semver';
+// The two functions only: the package's index loads all ~50 of its modules.
+import satisfies from 'semver/functions/satisfies.js';
+import validRange from 'semver/ranges/valid.js';
 import { isPlugin, SDK_API_VERSION, SDK_VERSION, type Plugin } from '../../sdk/plugin.js';
 import { BootError } from './boot-error.js';
 
@@ -118,12 +120,12 @@ function checkPlugin(spec: string, moduleValue: unknown): Plugin {
     );
   }
   if (candidate.sdk !== undefined) {
-    if (semver.validRange(candidate.sdk) === null)
+    if (validRange(candidate.sdk) === null)
       throw new BootError(
         'STACKD_PLUGIN_INVALID',
         `plugin '${candidate.name}' declares an invalid sdk range '${candidate.sdk}'`,
       );
-    if (!semver.satisfies(SDK_VERSION, candidate.sdk))
+    if (!satisfies(SDK_VERSION, candidate.sdk))
       throw new BootError(
         'STACKD_PLUGIN_INCOMPATIBLE',
         `plugin '${candidate.name}' was built for sdk ${candidate.sdk}; this host provides sdk ${SDK_VERSION}`,

@@ -6,11 +6,11 @@
  */
 import {
   definePlugin,
+  derivedFromStack,
   dependencyGraphRef,
   notableEvent,
   processStateChanged,
   processSupervisorRef,
-  type JsonRecord,
 } from '../../sdk/index.js';
 import { SupervisorConfig } from './config.js';
 import { documentValidator } from './config-model/config-validation.js';
@@ -65,15 +65,14 @@ export default definePlugin({
       onListenerError: (error) => ctx.logger.error('log line listener failed', { error }),
     });
     // The document is read on every status query: keep one copy until it changes.
-    let document: JsonRecord | undefined;
-    ctx.stack.onChange(() => (document = undefined));
+    const readDocument = derivedFromStack(ctx.stack, (document) => document);
     let publishStatus = (): void => undefined;
     let publishScheduled = false;
     const launches = new LaunchBook(ctx.storage, ctx.logger.child('leftovers'));
     const supervisor = new Supervisor({
       dataDir: ctx.host.dataDir,
       config: ctx.config,
-      readDocument: () => (document ??= ctx.stack.read()),
+      readDocument,
       logger: ctx.logger,
       bus,
       launches,

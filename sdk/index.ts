@@ -22,6 +22,7 @@ export * from './redaction.js';
 export * from './outbound-url.js';
 export * from './bounded-json.js';
 export * from './text-order.js';
+export * from './iso-time.js';
 export * from './contracts/authenticator.js';
 export * from './contracts/process-supervisor.js';
 export * from './contracts/dependency-graph.js';

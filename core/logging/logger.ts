@@ -2,6 +2,7 @@
  * The host logger: one line per record on stderr (stdout carries only the listening line), with
  * a level threshold and subscribers (tests, streams) that see every record.
  */
+import { isoTime } from '../../sdk/iso-time.js';
 import type { LogFields, LogLevel, Logger } from '../../sdk/logger.js';
 import { writeOutput } from './process-output.js';
 
@@ -78,7 +79,7 @@ export class LogSink {
     const text = this.throttled(level, scope, message);
     if (text === null) return;
     const record: LogRecord = {
-      time: new Date().toISOString(),
+      time: isoTime(),
       level,
       scope,
       message: text,

@@ -2,6 +2,7 @@
  * Metrics collectors on shared timers (one per interval), the latest snapshot, and subscribers.
  * A tick that overruns its interval is aborted so collectors never pile up.
  */
+import { isoTime } from '../../sdk/iso-time.js';
 import type { MetricsReader } from '../../sdk/context.js';
 import type { Logger } from '../../sdk/logger.js';
 import type {
@@ -94,7 +95,7 @@ export class MetricsRegistry implements MetricsReader {
   /** Collect every collector once now (tests, on-demand reads). */
   async collectNow(): Promise<MetricsSnapshot> {
     await this.tick(this.collectors, 10_000);
-    return this.latest() ?? { timestamp: new Date().toISOString(), collectors: {} };
+    return this.latest() ?? { timestamp: isoTime(), collectors: {} };
   }
 
   latest(): MetricsSnapshot | null {
@@ -129,7 +130,7 @@ export class MetricsRegistry implements MetricsReader {
     );
     if (this.stopping.signal.aborted) return;
     this.latestSnapshot = {
-      timestamp: new Date().toISOString(),
+      timestamp: isoTime(),
       collectors: Object.fromEntries(this.samples),
     };
     for (const listener of this.listeners.keys()) {

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   collectSecretValues,
   findProcessEntry,
+  isoTime,
   listProcessEntries,
   redactConfig,
   redactText,
@@ -141,7 +142,7 @@ export async function processBundle(
   const supervisor = sources.supervisor();
   const window = diagnosticWindow(options, sources.history());
   const bundle: Bundle = {
-    generated_at: new Date().toISOString(),
+    generated_at: isoTime(),
     product: PRODUCT_FACTS,
     process_name: entry.process_name,
     config_key: entry.config_key,

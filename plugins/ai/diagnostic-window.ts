@@ -3,6 +3,7 @@
  * is compared with, and the runtime metrics of one process summarised over both from the
  * metrics history (CPU, RSS, PIDs seen, restarts indicated, percent changes).
  */
+import { isoTime } from '../../sdk/index.js';
 import type {
   MetricsHistoryPage,
   MetricsHistoryQuery,
@@ -27,7 +28,7 @@ export interface DiagnosticWindow {
   readonly boundary_event: { at: string; kind: string; keys: string[] } | null;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = (ms: number) => isoTime(ms);
 
 /** Hours clamped to 0.25–720 (24 when absent or 0); unknown comparisons are previous_period. */
 export function diagnosticWindow(

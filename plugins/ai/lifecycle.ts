@@ -3,7 +3,7 @@
  * retired model, or one that cannot return diagnostic text, is rejected with 400 and guidance
  * before any provider contact; model listings carry both so a picker can mark them.
  */
-import { BadRequestError } from '../../sdk/index.js';
+import { BadRequestError, isoTime } from '../../sdk/index.js';
 
 type Family = 'native_a' | 'native_b' | 'native_c';
 const LABEL: Record<Family, string> = {
@@ -186,7 +186,7 @@ export function lifecycleOf(kind: string, model: string, today = new Date()): Li
   const row = TABLE[kind].find(([models]) => models.includes(name));
   if (row === undefined) return null;
   const [, shutdown, replacement] = row;
-  const status = today.toISOString().slice(0, 10) >= shutdown ? 'retired' : 'deprecated';
+  const status = isoTime(today).slice(0, 10) >= shutdown ? 'retired' : 'deprecated';
   return {
     model: name,
     status,

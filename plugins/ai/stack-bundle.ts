@@ -4,7 +4,7 @@
  * the telling lines of their logs, each service's runtime metrics over the window, which sources
  * were available (and so how confident an answer can be), docs excerpts and change history.
  */
-import { listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
+import { isoTime, listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
 import {
   logFindings,
   redactedBlock,
@@ -91,7 +91,7 @@ export async function stackBundle(sources: BundleSources, options: BundleOptions
   const changes = sources.history();
   const window = diagnosticWindow(options, changes);
   const bundle: Bundle = {
-    generated_at: new Date().toISOString(),
+    generated_at: isoTime(),
     product: PRODUCT_FACTS,
     scope: 'stack',
     question,

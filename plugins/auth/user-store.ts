@@ -10,6 +10,7 @@
  * transaction rolls back.
  */
 import { randomUUID } from 'node:crypto';
+import { isoTime } from '../../sdk/index.js';
 import type { Database } from '../../sdk/index.js';
 
 /** A user as the API shows it. */
@@ -95,7 +96,7 @@ export class UserStore {
     const result = this.db.run(
       `INSERT INTO users (username, uid, password_hash, disabled, created_at)
        VALUES (?, ?, ?, 0, ?) ON CONFLICT (username) DO NOTHING`,
-      [username, uid, passwordHash, new Date().toISOString()],
+      [username, uid, passwordHash, isoTime()],
     );
     if (result.changes !== 1) return undefined;
     const user = { username, uid, disabled: false };

@@ -2,6 +2,7 @@
  * The `metrics.feed` service: the latest snapshot (system + processes), its subscribers, and
  * history/series reads. It knows nothing about HTTP; routes and the stream call into it.
  */
+import { isoTime } from '../../sdk/index.js';
 import type { MetricsSnapshot } from '../../sdk/index.js';
 import type {
   MetricsFeed,
@@ -76,7 +77,7 @@ export class MetricsFeedService implements MetricsFeed {
   async latestOrFresh(): Promise<MetricsSnapshotView> {
     if (this.current !== null) return this.current;
     const system = await this.collectSystem();
-    return this.current ?? { timestamp: new Date().toISOString(), system, processes: {} };
+    return this.current ?? { timestamp: isoTime(), system, processes: {} };
   }
 
   subscribe(listener: (snapshot: MetricsSnapshotView) => void): () => void {

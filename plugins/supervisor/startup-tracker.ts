@@ -5,6 +5,7 @@
  * processes that failed; `shutting_down` once the host stops. Kept in memory: a host restart is a
  * new boot.
  */
+import { isoTime } from '../../sdk/index.js';
 import type { ProcessState } from '../../sdk/index.js';
 
 export type StartupPhase =
@@ -29,7 +30,7 @@ export interface StartupStatus {
   readonly failures: Record<string, string>;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) => (ms === null ? null : isoTime(ms));
 
 export class StartupTracker {
   private phase: StartupPhase = 'initializing';

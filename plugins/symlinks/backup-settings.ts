@@ -3,6 +3,7 @@
  * carries a `symlink_backup_*` key takes part. Bad values fall back to the defaults, as in the
  * reference; the interval is in hours (fractions allowed, at least 3.6 s) so tests can be quick.
  */
+import { isoTime } from '../../sdk/index.js';
 import type { JsonRecord } from '../../sdk/index.js';
 
 /** The settings, defaults applied. */
@@ -63,7 +64,7 @@ export function processSlug(name: string): string {
 
 /** Fill a path template's tokens (`{timestamp}`, `{date}`, `{time}`, `{process_name}`, `{process_slug}`). */
 export function fillTemplate(template: string, processName: string, at: Date): string {
-  const iso = at.toISOString();
+  const iso = isoTime(at);
   const date = iso.slice(0, 10).replace(/-/g, '');
   const time = iso.slice(11, 19).replace(/:/g, '');
   return template

@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BadRequestError, NotFoundError, parseBoundedJson } from '../../sdk/index.js';
+import { BadRequestError, isoTime, NotFoundError, parseBoundedJson } from '../../sdk/index.js';
 
 /** The reference's timestamp format: ISO UTC with microseconds and `Z`. */
 export function manifestTimestamp(date = new Date()): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  return isoTime(date).replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 /** Writes `{...header, entries: [...]}` entry by entry. */

@@ -1,4 +1,6 @@
 /** The raw sync state (SPEC "Request sync resources") and its timestamps. */
+import { isoTime } from '../../sdk/index.js';
+
 export interface SubordinateLink {
   id: number;
   status: number;
@@ -24,7 +26,7 @@ export const emptyState = (): SyncState => ({ last_poll_ts: null, requests: {}, 
 
 /** `YYYY-MM-DDTHH:MM:SSZ`. */
 export function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return isoTime(ms).replace(/\.\d{3}Z$/, 'Z');
 }
 
 export const failedKey = (fingerprint: string, subordinate: string) =>

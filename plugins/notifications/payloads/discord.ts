@@ -2,6 +2,7 @@
  * Discord webhook: one embed (title ≤ 256, description ≤ 4096 characters) coloured by severity,
  * the event type and service in the footer.
  */
+import { isoTime } from '../../../sdk/index.js';
 import type { PayloadBuilder } from './types.js';
 
 const COLOURS: Record<string, number> = {
@@ -21,7 +22,7 @@ export const discordPayload: PayloadBuilder = (url, message) => ({
         title: message.title.slice(0, 256),
         description: message.body.slice(0, 4096),
         color: COLOURS[message.severity] ?? COLOURS.info,
-        timestamp: new Date(message.timestamp * 1000).toISOString(),
+        timestamp: isoTime(message.timestamp * 1000),
         footer: {
           text: `${message.event_type}${message.service_name === null ? '' : ` · ${message.service_name}`}`.slice(
             0,

@@ -4,6 +4,7 @@
  * Frames are text lines in DUMB's format by default (the dashboard drops anything else,
  * DECISIONS #27), or JSON objects with `?format=json`.
  */
+import { isoTime } from '../../../sdk/index.js';
 import { dumbLogLine } from './dumb-log-line.js';
 import type { PluginContext } from '../../../sdk/index.js';
 import { LogStreamFrame, LogStreamQuery } from '../logs/log-schemas.js';
@@ -52,7 +53,7 @@ export function registerLogStream(ctx: PluginContext<unknown>, deps: LogRouteDep
           (client) => jsonClients.has(client.id) && wants(client.id),
         );
       if (jsonClients.size < stream.clientCount) {
-        const time = new Date().toISOString();
+        const time = isoTime();
         const text = batch.lines
           .map((line) => dumbLogLine(time, batch.process_name, line))
           .join('\n');

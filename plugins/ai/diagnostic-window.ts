@@ -28,8 +28,6 @@ export interface DiagnosticWindow {
   readonly boundary_event: { at: string; kind: string; keys: string[] } | null;
 }
 
-const iso = (ms: number) => isoTime(ms);
-
 /** Hours clamped to 0.25–720 (24 when absent or 0); unknown comparisons are previous_period. */
 export function diagnosticWindow(
   options: { window_hours?: number | undefined; comparison?: string | undefined },
@@ -41,7 +39,7 @@ export function diagnosticWindow(
   const length = hours * HOUR_MS;
   if (mode === 'none' || mode === 'off')
     return {
-      current: { start: iso(now - length), end: iso(now) },
+      current: { start: isoTime(now - length), end: isoTime(now) },
       baseline: null,
       comparison: 'none',
       boundary_event: null,
@@ -52,16 +50,16 @@ export function diagnosticWindow(
       const boundary = change.at;
       const duration = Math.max(MIN_SINCE_CHANGE_MS, now - boundary);
       return {
-        current: { start: iso(boundary), end: iso(now) },
-        baseline: { start: iso(boundary - duration), end: iso(boundary) },
+        current: { start: isoTime(boundary), end: isoTime(now) },
+        baseline: { start: isoTime(boundary - duration), end: isoTime(boundary) },
         comparison: 'since_change',
-        boundary_event: { at: iso(boundary), kind: change.kind, keys: change.keys },
+        boundary_event: { at: isoTime(boundary), kind: change.kind, keys: change.keys },
       };
     }
   }
   return {
-    current: { start: iso(now - length), end: iso(now) },
-    baseline: { start: iso(now - 2 * length), end: iso(now - length) },
+    current: { start: isoTime(now - length), end: isoTime(now) },
+    baseline: { start: isoTime(now - 2 * length), end: isoTime(now - length) },
     comparison: 'previous_period',
     boundary_event: null,
   };

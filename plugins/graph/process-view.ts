@@ -3,7 +3,7 @@
  * nodes, edges (dependency → dependent), parallel groups and context. A one-hop view over the
  * whole-stack relations; pure apart from the state function it is given.
  */
-import { compareLabels, compareText, isoTime } from '../../sdk/index.js';
+import { compareLabels, compareText, isoSeconds } from '../../sdk/index.js';
 import type { GraphScope, ParallelGroup } from '../../sdk/index.js';
 import { conditionalDepsOfEntry } from './conditional-map.js';
 import { dependencyRowsOf, dependentRowsOf, type StateOf } from './key-rows.js';
@@ -203,6 +203,6 @@ export function buildProcessView(
     })),
     cycles: options.cycles.map((cycle) => [...cycle]),
     dependency_truth_table: graph.knowledge.truthTable,
-    updated_at: `${isoTime(options.now).slice(0, 19)}Z`,
+    updated_at: isoSeconds(options.now),
   };
 }

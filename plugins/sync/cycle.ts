@@ -3,8 +3,9 @@
  * the delay, and propagate deletions only after a complete, successful listing. Pure of HTTP
  * routing; the remotes come in as clients.
  */
+import { isoSeconds } from '../../sdk/index.js';
 import { RemoteError, type RemoteClient, type RemoteRequest } from './remote.js';
-import { failedKey, isoSeconds, type SyncState } from './state.js';
+import { failedKey, type SyncState } from './state.js';
 
 export interface CycleInput {
   readonly primary: RemoteClient;

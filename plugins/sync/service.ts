@@ -2,14 +2,20 @@
  * The sync service: owns the state, the timer and the remote clients. A cycle never overlaps
  * itself; state is written atomically only when a cycle changed it (an idle poll writes nothing).
  */
-import { notableEvent, type EventBus, type Logger, type PluginStorage } from '../../sdk/index.js';
+import {
+  isoSeconds,
+  notableEvent,
+  type EventBus,
+  type Logger,
+  type PluginStorage,
+} from '../../sdk/index.js';
 import type { SyncConfig } from './config.js';
 import { runCycle } from './cycle.js';
 
 const CATCH_UP_DELAY_MS = 500;
 import { RemoteClient } from './remote.js';
 import type { ResolvedSubordinate } from './subordinates.js';
-import { emptyState, isoSeconds, type SyncState } from './state.js';
+import { emptyState, type SyncState } from './state.js';
 
 const STATE_FILE = 'state.json';
 

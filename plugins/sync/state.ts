@@ -1,6 +1,4 @@
 /** The raw sync state (SPEC "Request sync resources") and its timestamps. */
-import { isoTime } from '../../sdk/index.js';
-
 export interface SubordinateLink {
   id: number;
   status: number;
@@ -23,11 +21,6 @@ export interface SyncState {
 }
 
 export const emptyState = (): SyncState => ({ last_poll_ts: null, requests: {}, failed: {} });
-
-/** `YYYY-MM-DDTHH:MM:SSZ`. */
-export function isoSeconds(ms: number): string {
-  return isoTime(ms).replace(/\.\d{3}Z$/, 'Z');
-}
 
 export const failedKey = (fingerprint: string, subordinate: string) =>
   `${fingerprint}||${subordinate}`;

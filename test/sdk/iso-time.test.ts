@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isoTime } from '../../sdk/iso-time.js';
+import { isoSeconds, isoTime } from '../../sdk/iso-time.js';
 
 test('isoTime writes what toISOString writes, across eras and milliseconds', (t) => {
   const samples = [
@@ -36,4 +36,11 @@ test('isoTime refuses an invalid time, as toISOString does', (t) => {
   t.throws(() => isoTime(Number.NaN), { instanceOf: RangeError });
   t.throws(() => isoTime(new Date('not a date')), { instanceOf: RangeError });
   t.throws(() => isoTime(8.64e15 + 1), { instanceOf: RangeError });
+});
+
+test('isoSeconds is the same text to the second, without the fraction', (t) => {
+  for (const ms of [0, Date.UTC(2026, 10, 26, 3, 4, 5, 999), Date.UTC(10000, 0, 1, 0, 0, 1)])
+    t.is(isoSeconds(ms), new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  t.is(isoSeconds(new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6))), '2026-01-02T03:04:05Z');
+  t.throws(() => isoSeconds(Number.NaN), { instanceOf: RangeError });
 });

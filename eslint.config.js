@@ -87,8 +87,6 @@ export default tseslint.config(
   },
   {
     files: ['sdk/**/*.ts'],
-    // The test harness boots a real host: the one part of the sdk that reaches into core.
-    ignores: ['sdk/testing/**'],
     rules: {
       'no-restricted-imports': [
         'error',

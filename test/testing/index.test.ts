@@ -9,7 +9,7 @@ import {
   type ProcessState,
 } from '../../sdk/index.js';
 import { HELLO_PLUGIN_DIR } from '../helpers/fixture-paths.js';
-import { createTestHost, override } from '../../sdk/testing/index.js';
+import { createTestHost, override } from '../../testing/index.js';
 
 /** A plugin that reports what the supervisor service tells it. */
 const probe = definePlugin({

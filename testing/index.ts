@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HostRuntime } from '../../core/lifecycle/host-runtime.js';
-import { BUILTIN_PLUGINS } from '../../host/builtin-plugins.js';
-import { findPackageRoot } from '../../host/package-root.js';
-import { systemRoutes } from '../../host/system-routes.js';
-import type { JsonRecord } from '../config.js';
-import type { Plugin } from '../plugin.js';
-import type { ServiceRef } from '../services.js';
+import { HostRuntime } from '../core/lifecycle/host-runtime.js';
+import { BUILTIN_PLUGINS } from '../host/builtin-plugins.js';
+import { findPackageRoot } from '../host/package-root.js';
+import { systemRoutes } from '../host/system-routes.js';
+import type { JsonRecord } from '../sdk/config.js';
+import type { Plugin } from '../sdk/plugin.js';
+import type { ServiceRef } from '../sdk/services.js';
 
 /** A service replacement: the ref and what users of it get instead. */
 export interface ServiceOverride<T = unknown> {
@@ -76,8 +76,8 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     cwd: root,
     dataDir,
     configPath,
-    demoPath: join(here, '..', '..', 'host', 'demo', 'stackd.demo.json'),
-    demoDir: join(here, '..', '..', 'host', 'demo'),
+    demoPath: join(here, '..', 'host', 'demo', 'stackd.demo.json'),
+    demoDir: join(here, '..', 'host', 'demo'),
     docsPath: join(packageDir, 'README.md'),
     host: '127.0.0.1',
     port: 0,

@@ -1,13 +1,16 @@
 /** The host as a program: options → host boot → the listening line → stop on SIGTERM/SIGINT. */
 import 'reflect-metadata';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HostRuntime } from '../core/lifecycle/host-runtime.js';
+import {
+  checkConfigFile,
+  prepareDataDir,
+  StartupPathError,
+} from '../core/lifecycle/startup-paths.js';
 import { guardProcessOutput, writeOutput } from '../core/logging/process-output.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { parseCliOptions, USAGE } from './cli-options.js';
 import { findPackageRoot } from './package-root.js';
-import { systemRoutes } from './system-routes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { version, dir: packageDir } = findPackageRoot(here);
@@ -32,6 +35,22 @@ export async function run(): Promise<void> {
     process.stdout.write(`${version}\n`);
     return;
   }
+  try {
+    // Checked before the host exists, so a bad path is one line and not a boot log.
+    prepareDataDir(resolve(options.dataDir));
+    if (options.configPath !== undefined && options.configPath !== '')
+      checkConfigFile(resolve(options.configPath));
+  } catch (error) {
+    if (!(error instanceof StartupPathError)) throw error;
+    process.stderr.write(`stackd: ${error.message}\n`);
+    process.exit(1);
+  }
+  // Loaded only now: compiling the host takes most of a second, and a bad path or --help needs
+  // none of it.
+  const [{ HostRuntime }, { systemRoutes }] = await Promise.all([
+    import('../core/lifecycle/host-runtime.js'),
+    import('./system-routes.js'),
+  ]);
   const host = new HostRuntime({
     version,
     cwd: process.cwd(),

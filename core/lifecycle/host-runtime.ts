@@ -3,7 +3,7 @@
  * each hook within a time budget; stop runs in reverse order, bounded and idempotent.
  */
 import 'reflect-metadata';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { authenticatorRef } from '../../sdk/contracts/authenticator.js';
@@ -46,6 +46,7 @@ import { PluginTasks } from '../runtime/task-runner.js';
 import { FolderStorage } from '../storage/plugin-storage.js';
 import { StreamHub } from '../ws/stream-hub.js';
 import { runBounded } from './timeouts.js';
+import { prepareDataDir } from './startup-paths.js';
 import type { HostOptions, RunningHost } from './host-options.js';
 import { configuredPlugins, lifecycleTimeouts } from './host-settings.js';
 import { BootError, bootErrorCode } from '../plugins/boot-error.js';
@@ -112,7 +113,7 @@ export class HostRuntime implements RunningHost {
   private async bootSteps(): Promise<string> {
     const { options } = this;
     const dataDir = resolve(options.cwd, options.dataDir);
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    prepareDataDir(dataDir);
     // Private whatever made it (DECISIONS #26): it holds the JWT secret, users and logs.
     chmodSync(dataDir, 0o700);
     this.hostLog = new HostLogFile(join(dataDir, 'logs', 'stackd.log'), this.sink);

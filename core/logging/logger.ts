@@ -39,6 +39,8 @@ export class LogSink {
   constructor(
     private threshold: LogLevel,
     private readonly write: (line: string) => void = (line) => writeOutput('stderr', line),
+    /** The repeat window; shorter only in tests. */
+    private readonly repeatWindowMs = REPEAT_WINDOW_MS,
   ) {}
 
   private configuredLevel: LogLevel | undefined;
@@ -76,8 +78,17 @@ export class LogSink {
   }
 
   emit(level: LogLevel, scope: string, message: string, fields: LogFields | undefined): void {
-    const text = this.throttled(level, scope, message);
+    const text = this.throttled(level, scope, message, fields);
     if (text === null) return;
+    this.record(level, scope, text, fields);
+  }
+
+  private record(
+    level: LogLevel,
+    scope: string,
+    text: string,
+    fields: LogFields | undefined,
+  ): void {
     const record: LogRecord = {
       time: isoTime(),
       level,
@@ -93,15 +104,32 @@ export class LogSink {
   /**
    * One line per cause per minute: a warning or error whose scope and text repeat within the
    * window is swallowed and counted (a full disk must not write hundreds of identical lines a
-   * second); the first one after the window says how many were swallowed. Null: swallow it.
+   * second); when the window closes, a line says how many were swallowed, without waiting for
+   * the next one. Null: swallow it.
    */
-  private throttled(level: LogLevel, scope: string, message: string): string | null {
+  private throttled(
+    level: LogLevel,
+    scope: string,
+    message: string,
+    fields: LogFields | undefined,
+  ): string | null {
     if (level !== 'warn' && level !== 'error') return message;
     const key = `${level}\u0000${scope}\u0000${message}`;
     const now = Date.now();
     const seen = this.repeats.get(key);
-    if (seen !== undefined && now - seen.since < REPEAT_WINDOW_MS) {
+    if (seen !== undefined && now - seen.since < this.repeatWindowMs) {
       seen.suppressed += 1;
+      if (seen.suppressed === 1) {
+        const timer = setTimeout(
+          () => {
+            if (this.repeats.get(key) !== seen) return;
+            this.repeats.delete(key);
+            this.record(level, scope, repeatedText(message, seen.suppressed), fields);
+          },
+          seen.since + this.repeatWindowMs - now,
+        );
+        timer.unref();
+      }
       return null;
     }
     this.repeats.delete(key);
@@ -111,10 +139,12 @@ export class LogSink {
       if (oldest.done !== true) this.repeats.delete(oldest.value);
     }
     const swallowed = seen?.suppressed ?? 0;
-    return swallowed === 0
-      ? message
-      : `${message} (repeated ${swallowed} more times in the last minute)`;
+    return swallowed === 0 ? message : repeatedText(message, swallowed);
   }
+}
+
+function repeatedText(message: string, swallowed: number): string {
+  return `${message} (repeated ${swallowed} more times in the last minute)`;
 }
 
 function formatRecord(record: LogRecord): string {

@@ -20,7 +20,7 @@ export default definePlugin({
   apiVersion: 1,
   dependsOn: [],
   optionalDependsOn: ['supervisor', 'graph', 'metrics'],
-  capabilities: ['ai_provider_profiles'],
+  capabilities: ['ai_provider_profiles', 'ai_diagnostics'],
   register(ctx) {
     const settings = new SettingsStore(ctx.storage);
     let ledger: Ledger | undefined;

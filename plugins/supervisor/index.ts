@@ -16,6 +16,7 @@ import { SupervisorConfig } from './config.js';
 import { documentValidator } from './config-model/config-validation.js';
 import { LogLineBus } from './logs/log-line-bus.js';
 import { createProcessMetricsCollector } from './process-metrics.js';
+import { listenPortOf, processUsageOf } from './list-extras.js';
 import { processesHealthCheck } from './processes-health.js';
 import { ProcessControl } from './process-control.js';
 import {
@@ -76,6 +77,9 @@ export default definePlugin({
       logger: ctx.logger,
       bus,
       launches,
+      processUsage: (processName, pid) =>
+        processUsageOf(ctx.metricsFeed.latest(), processName, pid),
+      listenPort: () => listenPortOf(ctx.host.baseUrl()),
       onChange: (state) => {
         ctx.events.emit(processStateChanged, state);
         // Changes come in bursts (boot, waits): one frame per turn of the event loop.

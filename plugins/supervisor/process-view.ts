@@ -52,13 +52,33 @@ export function uptimeSeconds(state: ProcessState, now = Date.now()): number | u
   return Math.max(0, Math.round((now - state.started_at) / 100) / 10);
 }
 
+/** Live figures of a list entry that do not come from the state machine. */
+export interface ListExtras {
+  /** The process tree's usage from the latest metrics sample, if any. */
+  readonly usage: { readonly cpu_percent: number; readonly rss_bytes: number } | undefined;
+  /** For the API's own entry: the port the host really listens on (`--port`, port 0 resolved). */
+  readonly listenPort: number | null;
+  readonly now: number;
+}
+
+function selfView(entry: ProcessEntry, listenPort: number | null): JsonRecord {
+  const view = blockView(entry);
+  return entry.self && listenPort !== null ? { ...view, port: listenPort } : view;
+}
+
 /** A process list entry (GET /process/processes). */
-export function listEntry(entry: ProcessEntry, state: ProcessState): ProcessListEntry {
+export function listEntry(
+  entry: ProcessEntry,
+  state: ProcessState,
+  extras: ListExtras = { usage: undefined, listenPort: null, now: Date.now() },
+): ProcessListEntry {
+  const uptime = uptimeSeconds(state, extras.now);
+  const up = uptime !== undefined;
   return {
     name: entry.name,
     process_name: entry.process_name,
     enabled: entry.self || entry.block.enabled === true,
-    config: blockView(entry),
+    config: selfView(entry, extras.listenPort),
     version: versionOf(entry.block),
     key: entry.key,
     config_key: entry.config_key,
@@ -67,6 +87,9 @@ export function listEntry(entry: ProcessEntry, state: ProcessState): ProcessList
     status: state.status,
     pid: state.pid,
     restarts: state.restarts,
+    uptime_s: uptime ?? null,
+    cpu_percent: up && extras.usage !== undefined ? extras.usage.cpu_percent : null,
+    rss_bytes: up && extras.usage !== undefined ? extras.usage.rss_bytes : null,
   };
 }
 

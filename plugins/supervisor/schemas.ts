@@ -34,6 +34,17 @@ export const ProcessListEntry = Type.Object({
   status: ProcessStatusSchema,
   pid: Type.Union([Type.Integer(), Type.Null()]),
   restarts: Type.Integer(),
+  uptime_s: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+    description: 'Seconds since the last start while the process is up, else null.',
+  }),
+  cpu_percent: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+    description:
+      'CPU of the process tree (100 = one full core) from the latest `processes` metrics sample; ' +
+      'null while the process is down or before a sample was taken.',
+  }),
+  rss_bytes: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+    description: 'Resident memory of the process tree from the same sample, else null.',
+  }),
 });
 /** Type of {@link ProcessListEntry}. */
 export type ProcessListEntry = Static<typeof ProcessListEntry>;

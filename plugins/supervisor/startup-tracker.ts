@@ -2,7 +2,8 @@
  * The boot of the stack as one lifecycle the DUMB dashboard shows while it lasts
  * (`GET /process/startup-status`): `initializing` until the supervisor starts, `starting_services`
  * while the enabled processes start in dependency order, then `ready`, or `degraded` naming the
- * processes that failed; `shutting_down` once the host stops. Kept in memory: a host restart is a
+ * processes that failed (at boot, or crashed since and left crashed); `shutting_down` once the
+ * host stops. Kept in memory: a host restart is a
  * new boot.
  */
 import { isoTime } from '../../sdk/index.js';
@@ -62,15 +63,24 @@ export class StartupTracker {
   /** The status, with each expected process read from its live state. */
   status(stateOf: (name: string) => ProcessState | undefined): StartupStatus {
     const services: Record<string, Readiness> = {};
-    for (const name of this.expected) services[name] = this.readiness(name, stateOf(name));
+    const failures = new Map(this.failures);
+    for (const name of this.expected) {
+      const state = stateOf(name);
+      services[name] = this.readiness(name, state);
+      // A process that crashed after the boot (and is not about to be restarted) is a failure
+      // too: "ready" with nothing listed would hide a crash loop that gave up.
+      if (!failures.has(name) && state?.status === 'crashed')
+        failures.set(name, state.reason ?? 'Process crashed.');
+    }
+    const phase = this.phase === 'ready' && failures.size > 0 ? 'degraded' : this.phase;
     return {
-      phase: this.phase,
-      terminal: TERMINAL.has(this.phase),
+      phase,
+      terminal: TERMINAL.has(phase),
       started_at: iso(this.startedAt),
       completed_at: iso(this.completedAt),
       expected_services: [...this.expected],
       services,
-      failures: Object.fromEntries(this.failures),
+      failures: Object.fromEntries(failures),
     };
   }
 

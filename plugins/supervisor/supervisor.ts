@@ -23,7 +23,7 @@ import type { SupervisorConfig } from './config.js';
 import type { LogLineBus } from './logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';
 import { buildProcessSpec, logFilePath, type ProcessSpec } from './process-spec.js';
-import { listEntry } from './process-view.js';
+import { listEntry, type ListExtras } from './process-view.js';
 import type { ProcessListBody } from './schemas.js';
 import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
@@ -46,6 +46,10 @@ export interface SupervisorOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Launch identities and their durable records. */
   readonly launches: LaunchRecords;
+  /** Tree usage per process from the latest `processes` metrics sample (cached, never read now). */
+  readonly processUsage?: (processName: string, pid: number) => ListExtras['usage'];
+  /** The port the host listens on, once listening. */
+  readonly listenPort?: () => number | null;
 }
 
 function descriptor(entry: ProcessEntry): ProcessDescriptor {
@@ -77,9 +81,23 @@ export class Supervisor {
    * The process list as GET /process/processes shows it, rebuilt only after a config change or a
    * state change (the same array in between, so its serialization can be reused too).
    */
-  readonly listView = this.stateView((entries): ProcessListBody => ({
-    processes: entries.map((entry) => listEntry(entry, this.stateOf(entry))),
-  }));
+  // Rebuilt at most once a second besides state changes: uptime and usage move on their own.
+  readonly listView = this.stateView((entries): ProcessListBody => {
+    const extras = {
+      listenPort: this.options.listenPort?.() ?? null,
+      now: Date.now(),
+    };
+    return {
+      processes: entries.map((entry) => {
+        const state = this.stateOf(entry);
+        const usage =
+          state.pid === null
+            ? undefined
+            : this.options.processUsage?.(entry.process_name, state.pid);
+        return listEntry(entry, state, { ...extras, usage });
+      }),
+    };
+  }, 1_000);
 
   constructor(private readonly options: SupervisorOptions) {
     this.writers = new LogWriters(

@@ -15,8 +15,9 @@ export default definePlugin({
   config: SyncConfig,
   register(ctx) {
     const service = new SyncService(ctx.storage, ctx.events, ctx.logger);
-    // SPEC paths and the dashboard's /seerr-sync alias (DECISIONS #27); core adds /api to both.
-    for (const prefix of ['/request-sync', '/seerr-sync'] as const) {
+    // The documented /api/request-sync paths (core serves them without /api too) and the
+    // dashboard's /seerr-sync alias (core serves that under /api too).
+    for (const prefix of ['/api/request-sync', '/seerr-sync'] as const) {
       const routes = syncRoutes(service, prefix);
       ctx.route(routes.status);
       ctx.route(routes.failed);

@@ -138,6 +138,7 @@ export async function driveDashboard(baseUrl: string, shotsDir: string): Promise
         );
       await page.waitForTimeout(settleMs);
       await shot(name);
+      await checkBanners(page, name, findings);
     };
 
     await setupAndLogin(page, baseUrl, (name) => (current = name), shot, findings);
@@ -174,10 +175,43 @@ export async function driveDashboard(baseUrl: string, shotsDir: string): Promise
     await visit('metrics', '/metrics', 8000);
     await applyMetricsSettings(page, shot, findings, notes);
     await visit('settings', '/settings');
+    // The AI page works only when stackd says `ai_diagnostics`; checkBanners fails the run if
+    // the page says the backend lacks it.
     await visit('ai', '/ai');
     return { findings, screenshots, notes };
   } finally {
     await browser.close();
+  }
+}
+
+/**
+ * Banners the dashboard shows when its backend lacks a feature, for features stackd has: any of
+ * them on a page means a capability flag or route the dashboard gates on is missing.
+ */
+const MISSING_FEATURE_BANNERS: ReadonlyArray<{ readonly text: RegExp; readonly feature: string }> =
+  [
+    { text: /does not expose AI diagnostics/i, feature: 'AI diagnostics (the ai plugin)' },
+    {
+      text: /Embedded UI support is not available on this backend/i,
+      feature: 'service UIs (GET /config/service-ui)',
+    },
+    { text: /does not expose|not available on this backend/i, feature: 'a feature it gates on' },
+  ];
+
+async function checkBanners(page: Page, name: string, findings: Finding[]): Promise<void> {
+  for (const { text, feature } of MISSING_FEATURE_BANNERS) {
+    const shown = await page
+      .getByText(text)
+      .count()
+      .catch(() => 0);
+    if (shown > 0) {
+      findings.push({
+        page: name,
+        kind: 'check',
+        detail: `the page says stackd lacks ${feature} (${text.source})`,
+      });
+      return;
+    }
   }
 }
 

@@ -9,12 +9,16 @@ import {
   FollowUpResponse,
 } from '../schemas.js';
 
+/** The flag DUMB's dashboard reads before it offers its AI page: the diagnosis routes set it. */
+const CAPABILITY = 'ai_diagnostics';
+
 export function diagnoseRoute(service: DiagnosisService) {
   return defineRoute({
     method: 'POST',
     path: '/ai/diagnose',
     summary: 'Diagnose one process from its redacted bundle',
     tags: ['ai'],
+    capability: CAPABILITY,
     schema: { body: DiagnoseBody, response: DiagnoseResponse },
     handler: (request) => {
       if (request.body.process_name.trim() === '')
@@ -32,6 +36,7 @@ export function diagnoseStackRoute(service: DiagnosisService) {
     path: '/ai/diagnose-stack',
     summary: 'Diagnose the whole stack from its redacted bundle',
     tags: ['ai'],
+    capability: CAPABILITY,
     schema: { body: DiagnoseStackBody, response: DiagnoseResponse },
     handler: (request) => service.diagnose(request.body, request.signal),
   });
@@ -43,6 +48,7 @@ export function followUpRoute(service: DiagnosisService) {
     path: '/ai/follow-up',
     summary: 'Ask a follow-up question reusing the session bundle',
     tags: ['ai'],
+    capability: CAPABILITY,
     schema: { body: FollowUpBody, response: FollowUpResponse },
     handler: (request) =>
       service.followUp(request.body.session_id, request.body.question, request.signal),

@@ -82,10 +82,14 @@ export function logoutRoute(runtime: AuthRuntime) {
   return defineRoute({
     method: 'POST',
     path: '/api/auth/logout',
+    // The refresh token is the credential (as in RFC 7009), so a client whose access token has
+    // run out can still end its sign-in; an access token sent along is not needed.
+    auth: 'open',
     tags: AUTH_TAGS,
     summary: 'Sign out: revoke a refresh token and every token rotated from it',
     description:
-      'Needs an access token while authentication is enabled. The refresh token in the body and ' +
+      'The refresh token in the body is the credential: no access token is needed (one sent ' +
+      'along, even expired, is ignored). The refresh token and ' +
       'its whole sign-in (every token rotated from the same login) stop working at once; access ' +
       'tokens already issued run out on their own (60 minutes by default). 401 for an invalid ' +
       'or expired refresh token.',

@@ -15,15 +15,30 @@ const HistoryPage = Type.Object({
   truncated: Type.Boolean({ description: 'More snapshots matched than limit' }),
 });
 
+/** The latest snapshot, saying how old it is: it is the last tick's, not read now. */
+const LatestSnapshot = Type.Object({
+  ...DashboardSnapshot.properties,
+  age_ms: Type.Integer({
+    minimum: 0,
+    description:
+      'How long ago the snapshot was taken (`taken_at`), in milliseconds: samples are collected ' +
+      'on a timer (faster while someone streams /ws/metrics), not per request.',
+  }),
+});
+
 /** GET /metrics */
 export const latestMetricsRoute = (feed: MetricsFeedService) =>
   defineRoute({
     method: 'GET',
     path: '/metrics',
-    summary: 'The latest metrics snapshot (system and supervised processes)',
+    summary: 'The latest metrics snapshot (system and supervised processes), with its age',
     tags: ['metrics'],
-    schema: { response: DashboardSnapshot },
-    handler: async () => toDashboardSnapshot(await feed.latestOrFresh()),
+    schema: { response: LatestSnapshot },
+    handler: async () => {
+      const view = await feed.latestOrFresh();
+      const age = Date.now() - Date.parse(view.timestamp);
+      return { ...toDashboardSnapshot(view), age_ms: Math.max(0, Math.round(age)) };
+    },
   });
 
 /** GET /metrics/history */

@@ -1,8 +1,11 @@
 /** Wire schemas of GET /logs and /ws/logs (SPEC "Logs", "Log chunk"; reference §2.17). */
 import { Type, type Static } from '../../../sdk/index.js';
 
-/** Default, minimum and maximum of `tail_bytes` (reference §2.17). */
-export const TAIL_BYTES = { default: 131_072, minimum: 1024, maximum: 8_388_608 } as const;
+/**
+ * Default, minimum and maximum of `tail_bytes`. The minimum is 1 byte: a small tail is a valid
+ * wish (a status line, a narrow terminal), and a tail shorter than a line returns no line.
+ */
+export const TAIL_BYTES = { default: 131_072, minimum: 1, maximum: 8_388_608 } as const;
 
 /** Query of GET /logs: the current generation and the earlier one share the path. */
 export const LogsQuery = Type.Object({
@@ -38,12 +41,16 @@ export const LogsQuery = Type.Object({
       description: 'Earlier generation (deprecated): the process name.',
     }),
   ),
-  lines: Type.Integer({
-    minimum: 1,
-    maximum: 10_000,
-    default: 100,
-    description: 'Earlier generation (deprecated): how many of the last lines to return.',
-  }),
+  lines: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10_000,
+      description:
+        'How many of the last lines to return. With `process_name`: an answer that starts over ' +
+        '(`reset: true`) holds only the last `lines` lines of the tail (the cursor is unchanged). ' +
+        'With the earlier-generation `name`: default 100.',
+    }),
+  ),
   level: Type.Optional(
     Type.String({
       description:

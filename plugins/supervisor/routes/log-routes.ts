@@ -4,7 +4,11 @@ import { logChunkJsonParts } from '../logs/log-chunk-json.js';
 import { readLogChunk } from '../logs/log-cursor.js';
 import type { LogLineBus } from '../logs/log-line-bus.js';
 import { LogChunkBody, LogLinesBody, LogsQuery } from '../logs/log-schemas.js';
+import { lastLinesOfChunk } from '../logs/log-chunk-lines.js';
 import { readLastLines } from '../logs/log-tail-lines.js';
+
+/** Lines the earlier-generation form returns when `lines` is not given. */
+const LEGACY_LINES = 100;
 
 /** A process's log file as the supervisor knows it: the canonical name and the file, if any. */
 export interface ResolvedLogFile {
@@ -29,7 +33,7 @@ const LOGS_DESCRIPTION = [
   'without a log file yet gives an empty chunk with `reset: true`.',
   '',
   'Earlier generation (deprecated; `name` given and `process_name` absent): an array of the last',
-  '`lines` log lines, filtered by the `level` text. Both generations share this one path, so one',
+  '`lines` (default 100) log lines, filtered by the `level` text. Both generations share this one path, so one',
   'route serves both; `process_name` wins when both are given.',
 ].join('\n');
 
@@ -54,18 +58,21 @@ export function logsRoute(deps: LogRouteDeps) {
     handler: async ({ query }) => {
       if (query.process_name !== undefined) {
         const { processName, file } = resolveOrThrow(deps, query.process_name, 'process_name');
-        const read = await readLogChunk(file, {
+        const tail = await readLogChunk(file, {
           tailBytes: query.tail_bytes,
           ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
           ...(query.file_id === undefined ? {} : { fileId: query.file_id }),
         });
+        // Only an answer that starts over is cut: one that continues must not drop new lines.
+        const read =
+          query.lines !== undefined && tail.reset ? lastLinesOfChunk(tail, query.lines) : tail;
         // The LogChunkBody object, encoded without one large string (see log-chunk-json.ts).
         return jsonTextReply(200, logChunkJsonParts(processName, read));
       }
       if (query.name !== undefined) {
         const { file } = resolveOrThrow(deps, query.name, 'name');
         return readLastLines(file, {
-          lines: query.lines,
+          lines: query.lines ?? LEGACY_LINES,
           ...(query.level === undefined ? {} : { level: query.level }),
         });
       }

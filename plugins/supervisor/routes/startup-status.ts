@@ -28,7 +28,8 @@ const StartupStatusBody = Type.Object({
     description: 'Each expected process: pending, starting, ready (running) or failed, with why',
   }),
   failures: Type.Record(Type.String(), Type.String(), {
-    description: 'Processes that failed to start at boot, with the reason',
+    description:
+      'Processes that failed to start at boot or crashed since and were left crashed, with the reason',
   }),
 });
 

@@ -9,6 +9,7 @@ import type { ProcessSpec } from '../process-spec.js';
 import { HealthMonitor } from './health-monitor.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
 import { RestartScheduler } from './restart-scheduler.js';
+import { crashLine, logCrash } from './crash-line.js';
 import type { RunnerDeps, StartFailureKind, StartOutcome } from './runner-types.js';
 import { runStartSequence } from './start-sequence.js';
 import { endRemnants, stopLaunched } from './stop-launched.js';
@@ -57,12 +58,13 @@ export class ProcessRunner {
   stop(): Promise<ProcessState> {
     this.autoRestartAllowed = false;
     this.cancelPending();
-    return this.queue.run(() => this.doStop());
+    return this.queue.run(() => this.doStop('stop requested'));
   }
 
   /** Stop (when running), then start. */
   restart(): Promise<StartOutcome> {
     this.cancelPending();
+    this.deps.logger.info(`${this.deps.processName}: restarting (restart requested)`);
     return this.beginStart(true, 'manual');
   }
 
@@ -71,12 +73,12 @@ export class ProcessRunner {
     this.hostStopping = true;
     this.autoRestartAllowed = false;
     this.cancelPending();
-    return this.queue.run(() => this.doStop(cutShort));
+    return this.queue.run(() => this.doStop('stackd is stopping', cutShort));
   }
 
   private beginStart(stopFirst: boolean, kind: 'manual' | 'auto'): Promise<StartOutcome> {
     const started = this.queue.run(async () => {
-      if (stopFirst) await this.doStop();
+      if (stopFirst) await this.doStop('restart requested');
       return this.doStart(kind);
     });
     this.pendingStart = started;
@@ -163,6 +165,10 @@ export class ProcessRunner {
     const { process } = step;
     this.startAbort = undefined;
     this.set({ status: 'running', reason: null });
+    // Every launch gets its line, so the host log alone tells each process's story.
+    this.deps.logger.info(
+      `${this.deps.processName}: running (pid ${process.pid}${kind === 'auto' ? ', after an automatic restart' : ''})`,
+    );
     void process.exited.then((info) => this.onExit(process, spec, info));
     if (spec.health !== null) {
       this.health = new HealthMonitor(process.pid, spec.health, (reason) =>
@@ -173,7 +179,7 @@ export class ProcessRunner {
     return this.outcome(null);
   }
 
-  private async doStop(cutShort?: AbortSignal): Promise<ProcessState> {
+  private async doStop(why: string, cutShort?: AbortSignal): Promise<ProcessState> {
     this.health?.stop();
     const launched = this.launched;
     if (launched === undefined) {
@@ -192,6 +198,9 @@ export class ProcessRunner {
       this.deps.logger.error(`${this.deps.processName}: group ${process.pid} survived SIGKILL`);
     else await this.deps.launches.forget(process.pid);
     this.launched = undefined;
+    this.deps.logger.info(
+      `${this.deps.processName}: stopped (pid ${process.pid}, ${why}${result.killed ? ', killed with SIGKILL after the stop timeout' : ''})`,
+    );
     this.set({
       status: 'stopped',
       pid: null,
@@ -241,10 +250,15 @@ export class ProcessRunner {
   ): Promise<void> {
     if (this.launched?.process !== process) return;
     this.health?.stop();
-    this.deps.logger.warn(message);
     // Decided before the clean-up below, so the state never shows a crash without its outcome.
     const restartable = spec.autoRestart && this.autoRestartAllowed && !this.hostStopping;
     const decision = restartable ? this.restarts.decide(spec, info, process.startedAt) : null;
+    const notRestarted = this.hostStopping
+      ? 'stackd is stopping'
+      : spec.autoRestart
+        ? 'it was stopped by request'
+        : 'auto_restart is off';
+    logCrash(this.deps.logger, crashLine(message, process.pid, decision, notRestarted));
     this.set({
       status: 'crashed',
       pid: null,

@@ -1,4 +1,7 @@
-/** The request-sync routes, at `/request-sync/*` and the dashboard's `/seerr-sync/*` (DECISIONS #27). */
+/**
+ * The request-sync routes, at their documented `/api/request-sync/*` (served at `/request-sync/*`
+ * too, like every `/api` path) and at the dashboard's `/seerr-sync/*`.
+ */
 import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
 import { RemoteClient } from '../remote.js';
 import {
@@ -14,9 +17,9 @@ import type { SyncService } from '../service.js';
 
 const tags = ['request-sync'];
 
-export function syncRoutes(service: SyncService, prefix: '/request-sync' | '/seerr-sync') {
+export function syncRoutes(service: SyncService, prefix: '/api/request-sync' | '/seerr-sync') {
   // Each path family turns on the flag its clients check: SPEC's, and the dashboard's.
-  const capability = prefix === '/request-sync' ? 'request_sync' : 'seerr_sync';
+  const capability = prefix === '/api/request-sync' ? 'request_sync' : 'seerr_sync';
   return {
     status: defineRoute({
       method: 'GET',

@@ -26,3 +26,18 @@ test('storage failures are told apart from other errors', (t) => {
   t.is(storageFailureKind(errno('ENOENT')), null);
   t.is(storageFailureKind('text'), null);
 });
+
+test('when the window closes, the count of swallowed repeats is written without a next one', async (t) => {
+  const lines: string[] = [];
+  const sink = new LogSink('info', (line) => lines.push(line), 300);
+  for (let index = 0; index < 4; index += 1)
+    sink.emit('warn', 'supervisor', 'Flaky crashed', undefined);
+  t.is(lines.length, 1);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  t.is(lines.length, 2);
+  t.regex(lines[1] ?? '', /WARN .*Flaky crashed \(repeated 3 more times in the last minute\)$/m);
+  // The window starts afresh: the next one is written at once, with no count.
+  sink.emit('warn', 'supervisor', 'Flaky crashed', undefined);
+  t.is(lines.length, 3);
+  t.notRegex(lines[2] ?? '', /repeated/);
+});

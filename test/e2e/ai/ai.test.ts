@@ -188,6 +188,8 @@ test.serial(
     const capabilities = await api('/process/capabilities');
     t.is(capabilities.status, 200, capabilities.text);
     t.is(capabilities.body.ai_provider_profiles, true);
+    // DUMB's dashboard shows its AI page only with this flag.
+    t.is(capabilities.body.ai_diagnostics, true);
     const presets = await api('/ai/presets');
     t.true(presets.body.service.length > 0 && presets.body.stack.length > 0);
     const openapi = await request<{ paths: Record<string, unknown> }>(host.url, '/openapi.json');

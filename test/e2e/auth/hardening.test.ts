@@ -91,12 +91,6 @@ test('refresh rotates; reuse after the grace revokes the sign-in; logout revokes
   const second = (
     await api.post('/api/auth/login', { username: 'admin', password: 'admin-password' })
   ).body as { access_token: string; refresh_token: string };
-  expectStatus(
-    t,
-    await api.post('/api/auth/logout', { refresh_token: second.refresh_token }),
-    401,
-    'AUTH_REQUIRED',
-  );
   const out = await api.post(
     '/api/auth/logout',
     { refresh_token: second.refresh_token },
@@ -108,4 +102,52 @@ test('refresh rotates; reuse after the grace revokes the sign-in; logout revokes
     await api.post('/api/auth/refresh', { refresh_token: second.refresh_token }),
     401,
   );
+});
+
+test('logout with the refresh token alone (no or an expired access token) revokes it', async (t) => {
+  const host = await hostWith({}, { access_token_ttl_sec: 1 });
+  t.teardown(() => host.stop());
+  const api = client(host);
+  const signIn = async (): Promise<{ access_token: string; refresh_token: string }> =>
+    (await api.post('/api/auth/login', { username: 'admin', password: 'admin-password' })).body as {
+      access_token: string;
+      refresh_token: string;
+    };
+
+  const bare = await signIn();
+  const out = await api.post('/api/auth/logout', { refresh_token: bare.refresh_token });
+  expectStatus(t, out, 200);
+  t.is(out.body.message, 'Signed out');
+  expectStatus(
+    t,
+    await api.post('/api/auth/refresh', { refresh_token: bare.refresh_token }),
+    401,
+    'AUTH_REFRESH_TOKEN_REVOKED',
+  );
+
+  const expired = await signIn();
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  expectStatus(t, await api.get('/api/auth/users', expired.access_token), 401);
+  expectStatus(
+    t,
+    await api.post(
+      '/api/auth/logout',
+      { refresh_token: expired.refresh_token },
+      expired.access_token,
+    ),
+    200,
+  );
+  expectStatus(
+    t,
+    await api.post('/api/auth/refresh', { refresh_token: expired.refresh_token }),
+    401,
+  );
+  // Still the credential: a forged or a missing refresh token is refused.
+  expectStatus(
+    t,
+    await api.post('/api/auth/logout', { refresh_token: 'not-a-token' }),
+    401,
+    'AUTH_INVALID_REFRESH_TOKEN',
+  );
+  expectStatus(t, await api.post('/api/auth/logout', {}), 422);
 });

@@ -121,3 +121,35 @@ test('/ws/status: status frames', async (t) => {
   t.is(frame.type, 'status');
   t.true(Array.isArray(frame.running));
 });
+
+/**
+ * Capability flags DUMB's dashboard (v1.88, `pages/` and `components/`) gates a page or panel on,
+ * for features stackd has: each must be true, or the dashboard hides a working feature behind a
+ * "does not expose" banner. (Flags of DUMB-only features, such as `infinidysk_*`, stay false.)
+ */
+const GATES_OF_FEATURES_STACKD_HAS = [
+  'ai_diagnostics',
+  'ai_provider_profiles',
+  'seerr_sync',
+  'notifications',
+  'optional_only_onboarding',
+  'runtime_api_log_level',
+  'symlink_repair',
+  'symlink_repair_async',
+  'symlink_manifest_backup',
+  'symlink_manifest_backup_async',
+  'symlink_manifest_restore',
+  'symlink_manifest_restore_async',
+  'symlink_manifest_compare',
+  'symlink_job_latest',
+  'symlink_backup_schedule',
+  'symlink_backup_manifest_list',
+  'symlink_manifest_file_list',
+] as const;
+
+test('every capability the dashboard gates a feature of stackd on is true', async (t) => {
+  const answer = await request(host.url, '/api/process/capabilities', { token });
+  t.is(answer.status, 200, answer.text);
+  const off = GATES_OF_FEATURES_STACKD_HAS.filter((flag) => answer.body[flag] !== true);
+  t.deepEqual(off, [], 'flags the dashboard reads that stackd leaves off');
+});

@@ -46,6 +46,7 @@ export const DASHBOARD_CALLS: readonly DashboardCall[] = [
       'seerr_sync',
       'notifications',
       'ai_provider_profiles',
+      'ai_diagnostics',
       'startup_lifecycle',
       'runtime_api_log_level',
       'metrics_history_storage',

@@ -118,7 +118,7 @@ test('GET /logs errors and the earlier-generation line list', async (t) => {
     t.is(neither.status, 422);
     t.is(neither.body.field, 'process_name');
 
-    const tooSmall = await logs(host, 'process_name=Chatter&tail_bytes=10');
+    const tooSmall = await logs(host, 'process_name=Chatter&tail_bytes=0');
     t.is(tooSmall.status, 422);
     t.is(tooSmall.body.field, 'tail_bytes');
 
@@ -138,6 +138,18 @@ test('GET /logs errors and the earlier-generation line list', async (t) => {
     t.deepEqual(lines.body, ['ERROR - something broke', 'INFO - fine again']);
     const errors = await lineList(host, 'name=Chatter&lines=10&level=error');
     t.deepEqual(errors.body, ['ERROR - something broke']);
+
+    // Small tails are accepted: the last 400 bytes hold whole lines only.
+    const small = await logs(host, 'process_name=Chatter&tail_bytes=400');
+    t.is(small.status, 200, small.text);
+    t.true(small.body.chunk.length <= 400);
+    t.true(small.body.chunk.endsWith('INFO - fine again\n'));
+    // `lines` works with the current `process_name` too: the last two lines, cursor at the end.
+    const lastTwo = await logs(host, 'process_name=Chatter&lines=2');
+    t.is(lastTwo.status, 200, lastTwo.text);
+    t.is(lastTwo.body.chunk, 'ERROR - something broke\nINFO - fine again\n');
+    t.is(lastTwo.body.cursor, small.body.cursor);
+    t.true(lastTwo.body.reset);
 
     const openapi = await request<{ paths: Record<string, unknown> }>(host.url, '/openapi.json');
     t.regex(JSON.stringify(openapi.body.paths['/logs']), /Earlier generation/);

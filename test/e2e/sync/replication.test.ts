@@ -113,9 +113,14 @@ test('test route probes with the key and names the remote status', async (t) => 
     t.deepEqual(status.body, { enabled: false, status: 'disabled' });
     t.true((await request(host.url, '/process/capabilities')).body.request_sync);
     const paths = Object.keys((await request(host.url, '/openapi.json')).body.paths);
-    for (const prefix of ['/request-sync', '/seerr-sync'])
+    // The documented path is the one the API reference gives, /api/request-sync/*.
+    for (const prefix of ['/api/request-sync', '/seerr-sync'])
       for (const route of ['status', 'failed', 'state', 'test'])
         t.true(paths.includes(`${prefix}/${route}`), `${prefix}/${route} documented`);
+    for (const path of ['/request-sync/status', '/api/request-sync/status']) {
+      const served = await request(host.url, path);
+      t.is(served.status, 200, `${path} is served`);
+    }
   } finally {
     await host.stop();
     await remote.close();

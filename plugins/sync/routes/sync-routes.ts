@@ -1,5 +1,5 @@
 /** The request-sync routes, at `/request-sync/*` and the dashboard's `/seerr-sync/*` (DECISIONS #27). */
-import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
+import { defineRoute, type OutboundClient } from '../../../sdk/index.js';
 import { RemoteClient } from '../remote.js';
 import {
   ClearFailedQuery,
@@ -14,7 +14,12 @@ import type { SyncService } from '../service.js';
 
 const tags = ['request-sync'];
 
-export function syncRoutes(service: SyncService, prefix: '/request-sync' | '/seerr-sync') {
+export function syncRoutes(
+  service: SyncService,
+  prefix: '/request-sync' | '/seerr-sync',
+  outbound: OutboundClient,
+  log: (message: string) => void,
+) {
   // Each path family turns on the flag its clients check: SPEC's, and the dashboard's.
   const capability = prefix === '/request-sync' ? 'request_sync' : 'seerr_sync';
   return {
@@ -68,12 +73,15 @@ export function syncRoutes(service: SyncService, prefix: '/request-sync' | '/see
       capability,
       schema: { body: TestBody, response: TestResponse },
       handler: async (request) => {
-        checkOutboundUrl(request.body.url, 'url');
-        const client = new RemoteClient(request.body.url, request.body.api_key);
+        outbound.checkUrl(request.body.url, 'url');
+        const client = new RemoteClient(request.body.url, request.body.api_key, outbound);
         try {
           return { ok: true, status: await client.probe() };
         } catch (error) {
-          return { ok: false, detail: (error as Error).message };
+          // One answer for a closed port, a refused address and an error status: the test route
+          // must not tell which addresses answer. The cause goes to the log.
+          log(`request-sync test of ${request.body.url} failed: ${(error as Error).message}`);
+          return { ok: false, detail: 'could not reach the provider' };
         } finally {
           await client.close();
         }

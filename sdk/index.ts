@@ -19,6 +19,8 @@ export * from './atomic-file.js';
 export * from './schema.js';
 export * from './process-blocks.js';
 export * from './redaction.js';
+export * from './secret-scrubber.js';
+export { redactArguments, redactCommandString } from './argument-redaction.js';
 export * from './outbound-url.js';
 export * from './outbound/client.js';
 export {

@@ -19,7 +19,20 @@ export * from './atomic-file.js';
 export * from './schema.js';
 export * from './process-blocks.js';
 export * from './redaction.js';
+export * from './secret-scrubber.js';
+export { redactArguments, redactCommandString } from './argument-redaction.js';
 export * from './outbound-url.js';
+export * from './outbound/client.js';
+export {
+  OutboundSettings,
+  OutboundSettingsError,
+  outboundSettingsOf,
+  addressRefusal,
+  selfAddressOf,
+  staticRefusal,
+  type ParsedOutboundSettings,
+  type SelfAddress,
+} from './outbound/policy.js';
 export * from './bounded-json.js';
 export * from './text-order.js';
 export * from './iso-time.js';

@@ -6,7 +6,9 @@
  * messages); `redactConfig`/`restoreSecrets` handle JSON values by key path (GET /config shows
  * secrets as `[REDACTED]`, and a posted-back blank or redacted value keeps the stored secret).
  */
+import { isCommandKey, redactArguments, redactCommandString } from './argument-redaction.js';
 import { isJsonRecord, type JsonRecord } from './config.js';
+import { normalizeName as normalize, isSecretName } from './secret-names.js';
 
 /** What a redacted value becomes. */
 export const REDACTED = '[REDACTED]';
@@ -185,16 +187,10 @@ function lineEnd(text: string, at: number): number {
  * posts such a value back unchanged (redacted) or blank, the stored secret is kept.
  */
 
-const SECRET_KEY =
-  /(?:apikey|apitoken|token|password|passwd|passphrase|secret|webhook|authorization|cookie|credential|privatekey|sessionid)/;
 const HEADER_KEY = /headers$/;
 /** Ancestors under which a `url` is a credential (a Discord or Slack webhook URL is its secret). */
 const URL_SECRET_PARENTS = new Set(['destinations', 'notifications', 'webhooks']);
 const URL_CREDENTIALS_PREFIX = /^([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]+)(:[^\s/?#@]*)?@/i;
-
-function normalize(key: string): string {
-  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
 
 /** Keys named by `path` (array indexes skipped). */
 function keysOf(path: readonly string[]): string[] {
@@ -207,7 +203,7 @@ export function isSecretPath(path: readonly string[]): boolean {
   const key = keys[keys.length - 1];
   if (key === undefined) return false;
   const name = normalize(key);
-  if (SECRET_KEY.test(name)) return true;
+  if (isSecretName(name)) return true;
   const parent = keys[keys.length - 2];
   // Every value of a headers object (`headers`, `probe_headers`) may carry a credential.
   if (parent !== undefined && HEADER_KEY.test(normalize(parent))) return true;
@@ -220,7 +216,9 @@ export function isSecretPath(path: readonly string[]): boolean {
 export function redactString(value: string, path: readonly string[]): string {
   if (value === '') return value;
   if (isSecretPath(path)) return REDACTED;
-  return value.replace(
+  const keys = keysOf(path);
+  const shown = isCommandKey(keys[keys.length - 1]) ? redactCommandString(value) : value;
+  return shown.replace(
     URL_CREDENTIALS_PREFIX,
     (_match, scheme: string, _user: string, password?: string) =>
       password === undefined ? `${scheme}***@` : `${scheme}***:***@`,
@@ -230,8 +228,11 @@ export function redactString(value: string, path: readonly string[]): string {
 /** A redacted deep copy of a JSON value found at `path` (`[]` for the whole document). */
 export function redactConfig<T>(value: T, path: readonly string[] = []): T {
   if (typeof value === 'string') return redactString(value, path) as T;
-  if (Array.isArray(value))
-    return value.map((item: unknown, index) => redactConfig(item, [...path, String(index)])) as T;
+  if (Array.isArray(value)) {
+    // Command arrays: a secret flag's value is the next item (`--password`, `value`).
+    const items = isCommandKey(path[path.length - 1]) ? redactArguments(value) : value;
+    return items.map((item: unknown, index) => redactConfig(item, [...path, String(index)])) as T;
+  }
   if (isJsonRecord(value)) {
     const copy: JsonRecord = {};
     for (const [key, item] of Object.entries(value)) copy[key] = redactConfig(item, [...path, key]);
@@ -252,9 +253,13 @@ export function restoreSecrets(posted: unknown, stored: unknown, path: readonly 
     return redactString(stored, path) === posted ? stored : posted;
   }
   if (Array.isArray(posted)) {
-    const storedItems = Array.isArray(stored) ? stored : [];
+    const storedItems: unknown[] = Array.isArray(stored) ? stored : [];
+    // A command item echoed back as shown (`--password`, `[REDACTED]`) keeps the stored one.
+    const shownItems = isCommandKey(path[path.length - 1]) ? redactArguments(storedItems) : null;
     return posted.map((item: unknown, index) =>
-      restoreSecrets(item, storedItems[index], [...path, String(index)]),
+      shownItems !== null && item === shownItems[index] && typeof item === 'string'
+        ? storedItems[index]
+        : restoreSecrets(item, storedItems[index], [...path, String(index)]),
     );
   }
   if (isJsonRecord(posted)) {

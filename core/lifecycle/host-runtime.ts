@@ -14,6 +14,7 @@ import { readConfigDocument, resolveConfigSource } from '../config/config-source
 import { STOP_NOTICE_MS } from '../../sdk/context.js';
 import { ConfigStore } from '../config/config-store.js';
 import { clientAddressesOf } from '../http/trusted-proxies-setting.js';
+import { guardOutboundSetting } from '../config/outbound-setting.js';
 import { ClientAddresses } from '../http/client-address.js';
 import { plainJsonSchema } from '../config/json-tools.js';
 import { isJsonRecord } from '../../sdk/config.js';
@@ -150,6 +151,7 @@ export class HostRuntime implements RunningHost {
       this.logger.info(`removed ${staleTemps} temp file(s) of writes a crash interrupted`);
     this.timeouts = lifecycleTimeouts(hostSection, options.timeouts);
     this.addresses = clientAddressesOf(this.config);
+    guardOutboundSetting(this.config);
 
     this.registerCore(dataDir);
     for (const route of options.systemRoutes(this)) this.routes.add('host', route);

@@ -11,7 +11,8 @@ import {
   listProcessEntries,
   redactConfig,
   redactText,
-  scrubSecrets,
+  SecretScrubber,
+  environmentSecretValues,
   type DependencyGraphService,
   type JsonRecord,
   type MetricsSnapshot,
@@ -93,17 +94,6 @@ export async function scanWindow(path: string, maxScanMb: number): Promise<strin
   }
 }
 
-function envValues(document: JsonRecord): string[] {
-  const values: string[] = [];
-  for (const entry of listProcessEntries(document)) {
-    const env = entry.block.env;
-    if (env !== null && typeof env === 'object' && !Array.isArray(env))
-      for (const value of Object.values(env))
-        if (typeof value === 'string' && value.length >= 4) values.push(value);
-  }
-  return values;
-}
-
 /** A process block as a bundle shows it: secrets redacted, the environment left out. */
 export function redactedBlock(entry: ProcessEntry): JsonRecord {
   const rest = { ...entry.block };
@@ -116,13 +106,18 @@ export function redactedBlock(entry: ProcessEntry): JsonRecord {
  * JSON string open (a header-like line is redacted to its end, closing quote included).
  */
 export function scrubBundle(bundle: Bundle, document: JsonRecord): Bundle {
-  const secrets = [...collectSecretValues(document), ...envValues(document)];
+  // The log files' rule (known secret values), down to 4-character environment values here.
+  const scrubber = new SecretScrubber([
+    ...collectSecretValues(document),
+    ...environmentSecretValues(document, 4),
+  ]);
+  const secrets = (text: string): string => scrubber.scrub(text);
   const scrub = (value: unknown): unknown => {
-    if (typeof value === 'string') return scrubSecrets(redactText(value), secrets);
+    if (typeof value === 'string') return redactText(secrets(redactText(value)));
     if (Array.isArray(value)) return value.map(scrub);
     if (value !== null && typeof value === 'object')
       return Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [scrubSecrets(key, secrets), scrub(item)]),
+        Object.entries(value).map(([key, item]) => [redactText(secrets(key)), scrub(item)]),
       );
     return value;
   };

@@ -1,5 +1,10 @@
 /** The AI diagnostics plugin (SPEC "AI diagnostics"). Wiring only. */
-import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
+import {
+  definePlugin,
+  dependencyGraphRef,
+  OutboundClient,
+  processSupervisorRef,
+} from '../../sdk/index.js';
 import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
 import { DiagnosisService } from './diagnosis.js';
 import { docsContext } from './docs-context.js';
@@ -7,6 +12,7 @@ import { Ledger } from './ledger.js';
 import { presetsRoute } from './routes/presets.js';
 import { activateProfileRoute, deleteProfileRoute, saveProfileRoute } from './routes/profiles.js';
 import { diagnoseRoute, diagnoseStackRoute, followUpRoute } from './routes/diagnose.js';
+import { useOutbound } from './provider-client.js';
 import { modelsRoute, testRoute } from './routes/provider.js';
 import { getSettingsRoute, putSettingsRoute } from './routes/settings.js';
 import { SessionStore } from './sessions.js';
@@ -22,6 +28,8 @@ export default definePlugin({
   optionalDependsOn: ['supervisor', 'graph', 'metrics'],
   capabilities: ['ai_provider_profiles', 'ai_diagnostics'],
   register(ctx) {
+    const outbound = OutboundClient.forPlugin(ctx);
+    useOutbound(outbound);
     const settings = new SettingsStore(ctx.storage);
     let ledger: Ledger | undefined;
     const service = new DiagnosisService(settings, new SessionStore(), {
@@ -56,6 +64,9 @@ export default definePlugin({
       await settings.load();
       ledger = new Ledger(ctx.storage.openDatabase('events.sqlite'));
     });
-    ctx.onStop(() => unsubscribe());
+    ctx.onStop(async () => {
+      unsubscribe();
+      await outbound.close();
+    });
   },
 });

@@ -1,14 +1,44 @@
-/** Sends adapter-built requests through undici with the clamped timeout and the caller's signal. */
-import { GatewayTimeoutError, HttpError } from '../../sdk/index.js';
+/**
+ * Sends adapter-built requests through the sdk's outbound client (the outbound policy applies to
+ * every connection and redirect) with the clamped timeout and the caller's signal.
+ */
+import { GatewayTimeoutError, HttpError, OutboundClient } from '../../sdk/index.js';
 import { adapterFor } from './adapters/index.js';
 import { rejectRetired } from './lifecycle.js';
 import { MalformedAnswer, type Completion, type ProviderTarget } from './adapters/types.js';
 
-/** 502 for a provider that answered badly (the provider's status is named, never the key). */
+/** 502 for a provider that could not be used; `cause` is logged, never sent. */
 export class ProviderError extends HttpError {
-  constructor(code: string, detail: string) {
-    super(502, code, detail);
+  constructor(code: string, detail: string, cause?: unknown) {
+    super(502, code, detail, cause === undefined ? {} : { cause });
   }
+}
+
+/**
+ * What every failed call says, whatever happened: a closed port, a refused address, an HTTP
+ * error status or an answer that is not JSON all read the same, so the AI routes cannot be
+ * used to scan which addresses and ports answer. The real cause goes to the log.
+ */
+export const UNREACHABLE_DETAIL = 'could not reach the provider';
+
+function unreachable(cause: string | Error): ProviderError {
+  return new ProviderError(
+    'AI_PROVIDER_UNREACHABLE',
+    UNREACHABLE_DETAIL,
+    typeof cause === 'string' ? new Error(cause) : cause,
+  );
+}
+
+let outbound = new OutboundClient();
+
+/** The plugin's outbound client (its policy: `stackd.outbound` and stackd's own address). */
+export function useOutbound(client: OutboundClient): void {
+  outbound = client;
+}
+
+/** Check a provider base URL given in a request body or saved setting (422 naming `field`). */
+export function checkProviderUrl(value: string, field: string): void {
+  outbound.checkUrl(value, field);
 }
 
 /** Timeouts are clamped to 5–300 s (DECISIONS #23). */
@@ -22,6 +52,7 @@ async function send(
   signal: AbortSignal,
 ): Promise<unknown> {
   const { request } = await import('undici');
+  const dispatcher = await outbound.dispatcher();
   // Whole milliseconds: AbortSignal.timeout throws on a fraction (timeout_sec 40.5 is fine).
   const timeoutMs = Math.round(clampTimeout(target.timeoutSec) * 1000);
   const combined = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
@@ -32,6 +63,7 @@ async function send(
       headers: init.headers,
       body: init.body === undefined ? null : JSON.stringify(init.body),
       signal: combined,
+      dispatcher,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
@@ -43,30 +75,15 @@ async function send(
         'AI_PROVIDER_TIMEOUT',
         `AI provider ${target.provider} did not answer within ${clampTimeout(target.timeoutSec)} s`,
       );
-    throw new ProviderError(
-      'AI_PROVIDER_UNREACHABLE',
-      `AI provider ${target.provider} is unreachable`,
-    );
+    throw unreachable(error as Error);
   }
   const text = await response.body.text();
-  if (response.statusCode === 429)
-    throw new HttpError(
-      503,
-      'AI_PROVIDER_RATE_LIMITED',
-      `AI provider ${target.provider} answered 429 (rate limited)`,
-    );
-  if (response.statusCode >= 400)
-    throw new ProviderError(
-      'AI_PROVIDER_ERROR',
-      `AI provider ${target.provider} answered HTTP ${response.statusCode}`,
-    );
+  if (response.statusCode >= 300)
+    throw unreachable(`AI provider ${target.provider} answered HTTP ${response.statusCode}`);
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ProviderError(
-      'AI_PROVIDER_MALFORMED',
-      `AI provider ${target.provider} sent a malformed answer`,
-    );
+    throw unreachable(`AI provider ${target.provider} sent an answer that is not JSON`);
   }
 }
 

@@ -5,7 +5,7 @@
  * a 4xx other than 408/429. Rows only change state in SQLite, so a restart (or a SIGKILL)
  * resumes where it stopped.
  */
-import type { Logger } from '../../sdk/index.js';
+import type { Logger, OutboundClient } from '../../sdk/index.js';
 import type { NotificationsConfig } from './config.js';
 import type { DeliveryStore } from './delivery-store.js';
 import { PAYLOADS } from './payloads/index.js';
@@ -29,6 +29,7 @@ export class DeliveryWorker {
     private readonly store: DeliveryStore,
     private readonly config: () => NotificationsConfig,
     private readonly logger: Logger,
+    private readonly outbound: OutboundClient,
   ) {}
 
   /** Run soon (new rows). */
@@ -125,6 +126,8 @@ export class DeliveryWorker {
       request,
       destination.headers,
       destination.verify_tls,
+      this.outbound,
+      (cause) => this.logger.warn(`notification to ${destination.name} failed: ${cause}`),
       this.abort.signal,
     );
     if (this.stopped && outcome.kind !== 'ok') return; // cut off by the stop: it goes out next start

@@ -7,6 +7,7 @@ import {
   definePlugin,
   derivedFromStack,
   notableEvent,
+  OutboundClient,
   processStateChanged,
 } from '../../sdk/index.js';
 import { NotificationsConfig } from './config.js';
@@ -16,7 +17,6 @@ import { NotificationService } from './notification-service.js';
 import { ProcessEventTranslator } from './process-events.js';
 import { eventsRoute, getConfigRoute, saveConfigRoute } from './routes/config-routes.js';
 import { clearHistoryRoute, historyRoute, sendRoute, testRoute } from './routes/delivery-routes.js';
-import { closeAgents } from './sender.js';
 import { currentSettings } from './settings.js';
 import { ThresholdMonitor } from './threshold-monitor.js';
 
@@ -39,13 +39,14 @@ export default definePlugin({
         lockedLogged = true;
       },
     );
-    const worker = new DeliveryWorker(store, settings, ctx.logger);
+    const outbound = OutboundClient.forPlugin(ctx);
+    const worker = new DeliveryWorker(store, settings, ctx.logger, outbound);
     const service = new NotificationService(store, worker, settings, ctx.logger);
     const translator = new ProcessEventTranslator();
     const monitor = new ThresholdMonitor();
 
     ctx.route(getConfigRoute(ctx.stack));
-    ctx.route(saveConfigRoute(ctx.stack, () => worker.wake()));
+    ctx.route(saveConfigRoute(ctx.stack, () => worker.wake(), outbound));
     ctx.route(eventsRoute());
     ctx.route(testRoute(service));
     ctx.route(sendRoute(service));
@@ -77,7 +78,7 @@ export default definePlugin({
     });
     ctx.onStop(async () => {
       await worker.stop();
-      await closeAgents();
+      await outbound.close();
     });
   },
 });

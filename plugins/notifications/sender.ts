@@ -1,10 +1,11 @@
 /**
- * One HTTP delivery through undici (a keep-alive agent per TLS setting, 15 s timeout), and what
- * its answer means: success (2xx), retry later (5xx, 408, 429, network errors; Retry-After
- * honoured) or give up (any other 4xx: the request itself is wrong).
+ * One HTTP delivery through the sdk's outbound client (the outbound policy checks every
+ * connection; redirects are not followed; 15 s timeout), and what its answer means: success
+ * (2xx), retry later (5xx, 408, 429, network errors; Retry-After honoured) or give up (an
+ * address the policy refuses, any other status: the request itself is wrong).
  */
 import type * as Undici from 'undici';
-import { redactText } from '../../sdk/index.js';
+import { isOutboundRefused, redactText, type OutboundClient } from '../../sdk/index.js';
 import type { OutboundRequest } from './payloads/index.js';
 
 /** The outcome of one attempt. */
@@ -15,7 +16,13 @@ export type SendOutcome =
 
 const TIMEOUT_MS = 15_000;
 let undici: Promise<typeof Undici> | undefined;
-const agents = new Map<boolean, Undici.Agent>();
+
+/**
+ * The error every failed delivery records: a closed port, a refused address and an error
+ * status read the same, so the test route cannot be used to scan which addresses answer. The
+ * cause is given to `logCause` (the plugin's log).
+ */
+export const UNREACHABLE_ERROR = 'could not reach the provider';
 
 /** Error text safe to store: redacted, URLs cut to their scheme, at most 1000 characters. */
 export function safeError(text: string): string {
@@ -38,17 +45,12 @@ export async function send(
   request: OutboundRequest,
   headers: Readonly<Record<string, string>>,
   verifyTls: boolean,
+  outbound: OutboundClient,
+  logCause: (cause: string) => void,
   signal?: AbortSignal,
 ): Promise<SendOutcome> {
   const library = await (undici ??= import('undici'));
-  let agent = agents.get(verifyTls);
-  if (agent === undefined) {
-    agent = new library.Agent({
-      connect: { rejectUnauthorized: verifyTls },
-      keepAliveTimeout: 30_000,
-    });
-    agents.set(verifyTls, agent);
-  }
+  const agent = await outbound.dispatcher({ verifyTls, maxRedirections: 0 });
   try {
     const response = await library.request(request.url, {
       method: 'POST',
@@ -65,7 +67,8 @@ export async function send(
     const text = (await response.body.text()).slice(0, 300);
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { kind: 'ok' };
-    const error = safeError(`HTTP ${status}${text === '' ? '' : `: ${text}`}`);
+    logCause(safeError(`HTTP ${status}${text === '' ? '' : `: ${text}`}`));
+    const error = UNREACHABLE_ERROR;
     if (status >= 500 || status === 408 || status === 429)
       return { kind: 'retry', error, retryAfterSec: retryAfter(response.headers['retry-after']) };
     return { kind: 'fatal', error };
@@ -76,13 +79,8 @@ export async function send(
       name === 'TimeoutError' || name === 'AbortError'
         ? `no answer within ${TIMEOUT_MS / 1000} s`
         : message;
-    return { kind: 'retry', error: safeError(text), retryAfterSec: null };
+    logCause(safeError(text));
+    if (isOutboundRefused(error)) return { kind: 'fatal', error: UNREACHABLE_ERROR };
+    return { kind: 'retry', error: UNREACHABLE_ERROR, retryAfterSec: null };
   }
-}
-
-/** Close the keep-alive connections (at stop). */
-export async function closeAgents(): Promise<void> {
-  const open = [...agents.values()];
-  agents.clear();
-  await Promise.all(open.map((agent) => agent.close().catch(() => undefined)));
 }

@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   BadRequestError,
-  checkOutboundUrl,
   checkValue,
   isJsonRecord,
   listProcessEntries,
@@ -54,6 +53,7 @@ export function mergeSettings(
   current: NotificationsConfig,
   posted: JsonRecord,
   enabled: readonly string[],
+  checkUrl: (url: string, field: string) => unknown,
 ): NotificationsConfig {
   const merged: JsonRecord = { ...current };
   for (const key of Object.keys(NotificationsConfig.properties))
@@ -103,7 +103,7 @@ export function mergeSettings(
         `Notification service filters may only include currently enabled services: ${unknown.join(', ')}`,
         { field: `config.destinations[${index}].service_names` },
       );
-    if (url !== '') checkOutboundUrl(url, `config.destinations[${index}].url`);
+    if (url !== '') checkUrl(url, `config.destinations[${index}].url`);
     return { ...rest, id, url, headers, service_names: names };
   });
   const filled = withDefaults(NotificationsConfig, merged);

@@ -1,5 +1,5 @@
 /** One log writer per process and file, created at its first start, closed at shutdown. */
-import type { Logger } from '../../sdk/index.js';
+import type { Logger, SecretScrubber } from '../../sdk/index.js';
 import type { LogLineBus } from './logs/log-line-bus.js';
 import { ProcessLogWriter } from './logs/log-writer.js';
 import type { ProcessSpec } from './process-spec.js';
@@ -19,6 +19,7 @@ export class LogWriters {
     private readonly settings: LogWriterSettings,
     private readonly bus: LogLineBus,
     private readonly logger: Logger,
+    private readonly scrubber: () => SecretScrubber,
   ) {}
 
   /** The writer for a spec's output, or null when its logging is suppressed. */
@@ -34,6 +35,7 @@ export class LogWriters {
         keep: this.settings.keep,
         processName: spec.processName,
         bus: this.bus,
+        scrubber: this.scrubber,
         onError: (error) =>
           this.logger.warn(`log file ${file} of ${spec.processName}: ${String(error)}`),
       });

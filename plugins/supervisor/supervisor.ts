@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import {
   BadRequestError,
+  SecretScrubber,
   type DependencyGraphService,
   type JsonRecord,
   type Logger,
@@ -75,6 +76,7 @@ export class Supervisor {
   /** Dependencies used at boot, reused for the reverse order at shutdown. */
   private bootDependencies: (name: string) => readonly string[] = () => [];
   private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
+  private scrubberOf: { document: JsonRecord; scrubber: SecretScrubber } | undefined;
   /** Counts state changes, so views of the states can be cached between them. */
   private changes = 0;
   /**
@@ -104,7 +106,16 @@ export class Supervisor {
       { maxBytes: options.config.log_max_bytes, keep: options.config.log_keep },
       options.bus,
       options.logger,
+      () => this.scrubber(),
     );
+  }
+
+  /** Known secrets of the current document, built again only after the configuration changed. */
+  private scrubber(): SecretScrubber {
+    const document = this.options.readDocument();
+    if (this.scrubberOf?.document !== document)
+      this.scrubberOf = { document, scrubber: SecretScrubber.of(document) };
+    return this.scrubberOf.scrubber;
   }
 
   /** Every process entry of the current document (the API's own entry included). */

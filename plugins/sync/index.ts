@@ -1,5 +1,5 @@
 /** The sync plugin: one-way replication of requests between request managers. Wiring only. */
-import { checkOutboundUrl, definePlugin } from '../../sdk/index.js';
+import { definePlugin, OutboundClient } from '../../sdk/index.js';
 import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
 import { seerrSyncView } from './dashboard-view.js';
 import { syncRoutes } from './routes/sync-routes.js';
@@ -14,11 +14,12 @@ export default definePlugin({
   capabilities: ['request_sync', 'seerr_sync'],
   config: SyncConfig,
   register(ctx) {
-    const service = new SyncService(ctx.storage, ctx.events, ctx.logger);
+    const outbound = OutboundClient.forPlugin(ctx);
+    const service = new SyncService(ctx.storage, ctx.events, ctx.logger, outbound);
     // The documented /api/request-sync paths (core serves them without /api too) and the
     // dashboard's /seerr-sync alias (core serves that under /api too).
     for (const prefix of ['/api/request-sync', '/seerr-sync'] as const) {
-      const routes = syncRoutes(service, prefix);
+      const routes = syncRoutes(service, prefix, outbound, (message) => ctx.logger.warn(message));
       ctx.route(routes.status);
       ctx.route(routes.failed);
       ctx.route(routes.state);
@@ -33,9 +34,9 @@ export default definePlugin({
     const removeValidator = ctx.stack.addValidator((candidate) => {
       validateSyncSlice(candidate);
       const config = syncConfigOf(candidate);
-      if (config.primary) checkOutboundUrl(config.primary.url, 'stackd.sync.primary.url');
+      if (config.primary) outbound.checkUrl(config.primary.url, 'stackd.sync.primary.url');
       config.subordinates.forEach((sub, index) =>
-        checkOutboundUrl(sub.url, `stackd.sync.subordinates.${index}.url`),
+        outbound.checkUrl(sub.url, `stackd.sync.subordinates.${index}.url`),
       );
     });
     const unsubscribe = ctx.stack.onChange(() => applyConfig());
@@ -50,6 +51,7 @@ export default definePlugin({
       removeValidator();
       removeView();
       await service.stop();
+      await outbound.close();
     });
   },
 });

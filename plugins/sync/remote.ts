@@ -1,5 +1,8 @@
-/** A request manager's HTTP API through one keep-alive undici pool per remote. */
-import type { Pool } from 'undici';
+/**
+ * A request manager's HTTP API through the plugin's outbound client: keep-alive connections
+ * (4 per remote) on which the outbound policy checked every address and redirect.
+ */
+import type { OutboundClient } from '../../sdk/index.js';
 
 export interface RemoteRequest {
   id: number;
@@ -23,10 +26,10 @@ export class RemoteError extends Error {
 const TIMEOUT_MS = 10_000;
 
 export class RemoteClient {
-  private pool: Pool | undefined;
   constructor(
     private readonly baseUrl: string,
     private readonly apiKey: string,
+    private readonly outbound: OutboundClient,
   ) {}
 
   private async call(
@@ -36,12 +39,12 @@ export class RemoteClient {
     signal?: AbortSignal,
     asUser?: number,
   ): Promise<{ status: number; json: unknown }> {
-    const undici = await import('undici');
     const url = new URL(this.baseUrl);
-    this.pool ??= new undici.Pool(url.origin, { connections: 4, keepAliveTimeout: 30_000 });
     const prefix = url.pathname.replace(/\/$/, '');
     try {
-      const response = await this.pool.request({
+      const dispatcher = await this.outbound.dispatcher({ connections: 4 });
+      const response = await dispatcher.request({
+        origin: url.origin,
         method,
         path: `${prefix}${path}`,
         headers: {
@@ -160,9 +163,8 @@ export class RemoteClient {
     return { version: typeof version === 'string' ? version : 'unknown' };
   }
 
-  async close(): Promise<void> {
-    await this.pool?.close();
-  }
+  /** Nothing of its own to close: the connections belong to the plugin's outbound client. */
+  async close(): Promise<void> {}
 }
 
 function parseRequest(value: unknown): RemoteRequest | undefined {

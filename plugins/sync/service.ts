@@ -7,6 +7,7 @@ import {
   notableEvent,
   type EventBus,
   type Logger,
+  type OutboundClient,
   type PluginStorage,
 } from '../../sdk/index.js';
 import type { SyncConfig } from './config.js';
@@ -46,6 +47,7 @@ export class SyncService {
     private readonly storage: PluginStorage,
     private readonly events: EventBus,
     private readonly logger: Logger,
+    private readonly outbound: OutboundClient,
   ) {}
 
   async load(): Promise<void> {
@@ -58,10 +60,10 @@ export class SyncService {
     const old = [this.primaryClient, ...this.subordinateClients.values()];
     this.config = config;
     this.primaryClient = config.primary
-      ? new RemoteClient(config.primary.url, config.primary.api_key)
+      ? new RemoteClient(config.primary.url, config.primary.api_key, this.outbound)
       : undefined;
     this.subordinateClients = new Map(
-      subordinates.map((sub) => [sub.label, new RemoteClient(sub.url, sub.api_key)]),
+      subordinates.map((sub) => [sub.label, new RemoteClient(sub.url, sub.api_key, this.outbound)]),
     );
     for (const client of old) void client?.close();
     this.schedule(0);

@@ -1,6 +1,6 @@
 /**
  * The fuzz run: every operation and stream of `/openapi.json`, hostile requests planned from a
- * seed, sent a few at a time; findings are 500s (or any INTERNAL_ERROR), 5xx that are not about
+ * seed, sent a few at a time, then the SSRF cases (ssrf-cases.ts); findings are 500s (or any INTERNAL_ERROR), 5xx that are not about
  * storage or an upstream, and requests that never answer. Afterwards the host must still be
  * serving.
  */
@@ -13,6 +13,7 @@ import { sendRaw, type RawOutcome } from './raw-client.js';
 import { rawSocketSession, type RawFrame } from './raw-websocket.js';
 import { planRequest, type PlannedRequest } from './request-plan.js';
 import type { KnownNames } from './schema-values.js';
+import { runSsrfCases } from './ssrf-cases.js';
 
 /** Knobs of a run. */
 export interface FuzzOptions {
@@ -167,6 +168,11 @@ export async function runFuzz(
         });
     }
   }
+
+  // Outbound URLs: metadata and stackd's own address refused at write time and on redirects.
+  const ssrf = await runSsrfCases(origin, token);
+  sent += ssrf.sent;
+  findings.push(...ssrf.findings);
 
   const health = await sendRaw(origin, { method: 'GET', target: '/health' }, 5_000);
   const listing = await sendRaw(

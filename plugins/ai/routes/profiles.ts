@@ -1,5 +1,6 @@
 /** Provider profiles: save (create/update, made active), activate, delete. */
-import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
+import { defineRoute } from '../../../sdk/index.js';
+import { checkProviderUrl } from '../provider-client.js';
 import { ProfileBody, ProfileParams, PublicSettings } from '../schemas.js';
 import type { SettingsStore } from '../settings-store.js';
 
@@ -13,7 +14,7 @@ export function saveProfileRoute(store: SettingsStore) {
     schema: { body: ProfileBody, response: PublicSettings },
     handler: (request) => {
       if (request.body.base_url !== undefined && request.body.base_url !== '')
-        checkOutboundUrl(request.body.base_url, 'base_url');
+        checkProviderUrl(request.body.base_url, 'base_url');
       return store.saveProfile(request.body);
     },
   });

@@ -1,9 +1,9 @@
 /** `POST /ai/test` and `POST /ai/models`: reach a (possibly unsaved) provider. */
-import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
+import { defineRoute } from '../../../sdk/index.js';
 import type { ProviderTarget } from '../adapters/types.js';
 import { adapterFor } from '../adapters/index.js';
 import { compatibilityOf, lifecycleOf } from '../lifecycle.js';
-import { complete, listModels } from '../provider-client.js';
+import { checkProviderUrl, complete, listModels } from '../provider-client.js';
 import { ModelsResponse, ProviderBody, TestResponse } from '../schemas.js';
 import type { SettingsStore } from '../settings-store.js';
 
@@ -20,7 +20,7 @@ type ProviderInput = {
 function targetOf(store: SettingsStore, body: ProviderInput): ProviderTarget {
   const saved = store.target();
   if (body.base_url !== undefined && body.base_url !== '')
-    checkOutboundUrl(body.base_url, 'base_url');
+    checkProviderUrl(body.base_url, 'base_url');
   return {
     provider: body.provider ?? saved.provider,
     baseUrl: body.base_url || saved.baseUrl,

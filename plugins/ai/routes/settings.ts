@@ -1,5 +1,6 @@
 /** `GET/PUT /ai/settings`: public settings (no key) and saving them. */
-import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
+import { defineRoute } from '../../../sdk/index.js';
+import { checkProviderUrl } from '../provider-client.js';
 import { PublicSettings, SettingsBody } from '../schemas.js';
 import type { SettingsStore } from '../settings-store.js';
 
@@ -26,7 +27,7 @@ export function putSettingsRoute(store: SettingsStore) {
     schema: { body: SettingsBody, response: PublicSettings },
     handler: (request) => {
       if (request.body.base_url !== undefined && request.body.base_url !== '')
-        checkOutboundUrl(request.body.base_url, 'base_url');
+        checkProviderUrl(request.body.base_url, 'base_url');
       return store.update(request.body);
     },
   });

@@ -4,6 +4,7 @@ import {
   NOTABLE_SEVERITIES,
   defineRoute,
   type JsonRecord,
+  type OutboundClient,
   type StackConfig,
 } from '../../../sdk/index.js';
 import { EventsBody, Errors, PublicConfig, SaveConfigBody } from '../schemas.js';
@@ -29,7 +30,11 @@ export function getConfigRoute(stack: Pick<StackConfig, 'read'>) {
   });
 }
 
-export function saveConfigRoute(stack: StackConfig, onSaved: () => void) {
+export function saveConfigRoute(
+  stack: StackConfig,
+  onSaved: () => void,
+  outbound: Pick<OutboundClient, 'checkUrl'>,
+) {
   return defineRoute({
     method: 'POST',
     path: '/notifications/config',
@@ -42,7 +47,9 @@ export function saveConfigRoute(stack: StackConfig, onSaved: () => void) {
     handler: async ({ body }) => {
       const document = stack.read();
       const enabled = enabledProcessNames(document);
-      const next = mergeSettings(currentSettings(document), body.config, enabled);
+      const next = mergeSettings(currentSettings(document), body.config, enabled, (url, field) =>
+        outbound.checkUrl(url, field),
+      );
       await stack.update(
         (draft) => {
           const host = (draft.stackd ??= {}) as JsonRecord;

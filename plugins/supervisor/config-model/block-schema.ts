@@ -4,7 +4,7 @@
  * These schemas validate every update (config-validation.ts) and are what GET /config/schema and
  * POST /config/process-config/schema show.
  */
-import { Type, type Static, type TSchema } from '../../../sdk/index.js';
+import { OutboundSettings, Type, type Static, type TSchema } from '../../../sdk/index.js';
 
 const open = { additionalProperties: true } as const;
 
@@ -187,7 +187,11 @@ export function documentJsonSchema(
       stackd: {
         type: 'object',
         description: "The host's own section.",
-        properties: { ...slices, api_service: plain(ApiServiceBlock) },
+        properties: {
+          ...slices,
+          api_service: plain(ApiServiceBlock),
+          outbound: plain(OutboundSettings),
+        },
         additionalProperties: true,
       },
     },

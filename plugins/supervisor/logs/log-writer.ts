@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LogLineBus } from './log-line-bus.js';
-import { redactLine } from '../../../sdk/index.js';
+import { redactLine, type SecretScrubber } from '../../../sdk/index.js';
 
 /** Which pipe a chunk came from. */
 export type OutputStream = 'stdout' | 'stderr';
@@ -44,6 +44,8 @@ export interface ProcessLogWriterOptions {
   readonly maxLineBytes?: number;
   /** Hears about file errors (the writer keeps going and retries on the next write). */
   readonly onError?: (error: unknown) => void;
+  /** Known secret values of the current configuration (built once per configuration version). */
+  readonly scrubber?: () => SecretScrubber;
 }
 
 const NEWLINE = 0x0a;
@@ -124,7 +126,7 @@ export class ProcessLogWriter {
 
   private emit(rawLines: readonly string[]): void {
     if (rawLines.length === 0) return;
-    const lines = rawLines.map(redactLine);
+    const lines = (this.options.scrubber?.().scrubLines(rawLines) ?? rawLines).map(redactLine);
     this.append(`${lines.join('\n')}\n`);
     this.options.bus.publish({ process_name: this.options.processName, lines });
   }

@@ -2,7 +2,7 @@
  * The request-sync routes, at their documented `/api/request-sync/*` (served at `/request-sync/*`
  * too, like every `/api` path) and at the dashboard's `/seerr-sync/*`.
  */
-import { checkOutboundUrl, defineRoute } from '../../../sdk/index.js';
+import { defineRoute, type OutboundClient } from '../../../sdk/index.js';
 import { RemoteClient } from '../remote.js';
 import {
   ClearFailedQuery,
@@ -17,7 +17,12 @@ import type { SyncService } from '../service.js';
 
 const tags = ['request-sync'];
 
-export function syncRoutes(service: SyncService, prefix: '/api/request-sync' | '/seerr-sync') {
+export function syncRoutes(
+  service: SyncService,
+  prefix: '/api/request-sync' | '/seerr-sync',
+  outbound: OutboundClient,
+  log: (message: string) => void,
+) {
   // Each path family turns on the flag its clients check: SPEC's, and the dashboard's.
   const capability = prefix === '/api/request-sync' ? 'request_sync' : 'seerr_sync';
   return {
@@ -71,12 +76,15 @@ export function syncRoutes(service: SyncService, prefix: '/api/request-sync' | '
       capability,
       schema: { body: TestBody, response: TestResponse },
       handler: async (request) => {
-        checkOutboundUrl(request.body.url, 'url');
-        const client = new RemoteClient(request.body.url, request.body.api_key);
+        outbound.checkUrl(request.body.url, 'url');
+        const client = new RemoteClient(request.body.url, request.body.api_key, outbound);
         try {
           return { ok: true, status: await client.probe() };
         } catch (error) {
-          return { ok: false, detail: (error as Error).message };
+          // One answer for a closed port, a refused address and an error status: the test route
+          // must not tell which addresses answer. The cause goes to the log.
+          log(`request-sync test of ${request.body.url} failed: ${(error as Error).message}`);
+          return { ok: false, detail: 'could not reach the provider' };
         } finally {
           await client.close();
         }

@@ -3,7 +3,11 @@ import test from 'ava';
 import { runCycle } from '../../../plugins/sync/cycle.js';
 import { RemoteClient } from '../../../plugins/sync/remote.js';
 import { emptyState } from '../../../plugins/sync/state.js';
+import { OutboundClient } from '../../../sdk/index.js';
 import { startFakeSeerr } from '../../e2e/sync/fake-seerr.js';
+
+const outbound = new OutboundClient();
+test.after.always(() => outbound.close());
 
 test('many polls create each request once; a 409 links the existing request', async (t) => {
   const primary = await startFakeSeerr('p');
@@ -11,8 +15,8 @@ test('many polls create each request once; a 409 links the existing request', as
   for (let id = 1; id <= 250; id += 1) primary.add('movie', id);
   const existing = sub.add('movie', 5);
   const clients = {
-    primary: new RemoteClient(primary.url, 'p'),
-    sub: new RemoteClient(sub.url, 's'),
+    primary: new RemoteClient(primary.url, 'p', outbound),
+    sub: new RemoteClient(sub.url, 's', outbound),
   };
   const input = {
     primary: clients.primary,
@@ -55,9 +59,9 @@ test('a dead subordinate does not stop the others and is recorded as failed', as
   primary.add('movie', 1);
   primary.add('movie', 2);
   const clients = [
-    new RemoteClient(primary.url, 'p'),
-    new RemoteClient(live.url, 'l'),
-    new RemoteClient(deadUrl, 'd'),
+    new RemoteClient(primary.url, 'p', outbound),
+    new RemoteClient(live.url, 'l', outbound),
+    new RemoteClient(deadUrl, 'd', outbound),
   ] as const;
   try {
     const state = emptyState();
@@ -88,7 +92,10 @@ test('email_match creates each copy as the subordinate user with the same e-mail
   primary.add('movie', 2).requestedBy = { id: 8, email: 'nobody@example.com' };
   primary.add('movie', 3);
   sub.users.push({ id: 1, email: 'admin@example.com' }, { id: 42, email: 'alice@example.com' });
-  const clients = [new RemoteClient(primary.url, 'p'), new RemoteClient(sub.url, 's')] as const;
+  const clients = [
+    new RemoteClient(primary.url, 'p', outbound),
+    new RemoteClient(sub.url, 's', outbound),
+  ] as const;
   try {
     const state = emptyState();
     await runCycle(state, {

@@ -21,7 +21,10 @@ export function repairRoute(operations: SymlinkOperations) {
     description: RULES,
     tags: ['symlinks'],
     capability: 'symlink_repair',
-    schema: { body: RepairBody, response: { 200: RepairResult, ...Errors.badRequest } },
+    schema: {
+      body: RepairBody,
+      response: { 200: RepairResult, ...Errors.badRequest, ...Errors.storage },
+    },
     handler: ({ body, signal }) => operations.repair(body, signal),
   });
 }
@@ -34,7 +37,10 @@ export function repairAsyncRoute(operations: SymlinkOperations) {
     description: `${RULES}\n\nThe request is checked at once (400 as above); the job then runs in the background (GET /process/symlink-job-status).`,
     tags: ['symlinks'],
     capability: 'symlink_repair_async',
-    schema: { body: RepairBody, response: { 200: JobAck, ...Errors.badRequest } },
+    schema: {
+      body: RepairBody,
+      response: { 200: JobAck, ...Errors.badRequest, ...Errors.storage },
+    },
     handler: ({ body }) => operations.repairAsync(body),
   });
 }

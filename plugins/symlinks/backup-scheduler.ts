@@ -19,6 +19,7 @@ import {
   nextDue,
   type BackupSettings,
 } from './backup-settings.js';
+import { jobFailure } from './io-failure.js';
 import { backupPattern, listFiles } from './manifest-listing.js';
 import { normalizedName } from './job-store.js';
 import type { BackupResult } from './backup.js';
@@ -168,7 +169,8 @@ export class BackupScheduler {
         errors: result.errors,
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // A full disk fails this run (recorded in its state), never the host.
+      const { message } = jobFailure(error);
       this.deps.logger.warn(`scheduled symlink backup of ${processName} failed: ${message}`);
       this.states.set(key, {
         ...base,

@@ -23,6 +23,8 @@ export interface BackupOptions {
   readonly includeBroken: boolean;
   readonly concurrency: number;
   readonly maxListed: number;
+  /** Real paths of the allowed roots: no directory outside them is entered (empty: no bound). */
+  readonly confines?: readonly string[];
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BackupProgress) => void;
 }
@@ -75,6 +77,7 @@ export async function runBackup(options: BackupOptions) {
       },
       {
         concurrency: options.concurrency,
+        ...(options.confines === undefined ? {} : { confines: options.confines }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onError: (failure) => errors.push({ link_path: failure.path, error: failure.error }),
         // The workers stat each link (following it, so a relative target is read from the

@@ -2,7 +2,14 @@
  * The symlinks plugin's config slice (`stackd.symlinks`): the default trees, where manifests may
  * live besides `<data-dir>/symlink-repair/`, and how hard a scan may work.
  */
-import { Type, type Static } from '../../sdk/index.js';
+import {
+  checkValue,
+  isJsonRecord,
+  Type,
+  withDefaults,
+  type JsonRecord,
+  type Static,
+} from '../../sdk/index.js';
 
 /** The reference's default symlink trees (dumb-features §2.1). */
 export const REFERENCE_DEFAULT_ROOTS = [
@@ -22,9 +29,11 @@ export const SymlinksConfig = Type.Object({
   allowed_roots: Type.Array(Type.String({ minLength: 1 }), {
     default: [],
     description:
-      'When set, the only trees a repair, migration or backup may touch: an explicit root or ' +
-      'migration root outside all of them is refused (400 naming the field). Empty: any ' +
-      'absolute directory.',
+      'When set, the only trees a repair, migration, backup or restore may touch, compared by ' +
+      'real path (symlinks resolved): an explicit root or migration root outside all of them is ' +
+      'refused (400 naming the field), a folder reached through a symlink out of them is not ' +
+      'entered, and manifests may not be written in symlink trees outside them. A change ' +
+      'through POST /config applies at once. Empty: any absolute directory.',
   }),
   manifest_dirs: Type.Array(Type.String({ minLength: 1 }), {
     default: [],
@@ -58,3 +67,18 @@ export const SymlinksConfig = Type.Object({
 
 /** The validated slice, defaults applied. */
 export type SymlinksConfig = Static<typeof SymlinksConfig>;
+
+/**
+ * The slice as a document holds it now, defaults applied: what a `POST /config` saved applies to
+ * the next request at once (`allowed_roots` above all). The store's validator keeps a saved slice
+ * valid; an invalid one here falls back to `fallback` (the slice the host booted with).
+ */
+export function symlinksConfigOf(
+  document: Readonly<JsonRecord>,
+  fallback: SymlinksConfig,
+): SymlinksConfig {
+  const host = document.stackd;
+  const stored = isJsonRecord(host) ? host.symlinks : undefined;
+  const slice = withDefaults(SymlinksConfig, isJsonRecord(stored) ? stored : {});
+  return checkValue(SymlinksConfig, slice).length === 0 ? (slice as SymlinksConfig) : fallback;
+}

@@ -5,7 +5,8 @@
  */
 import { definePlugin } from '../../sdk/index.js';
 import { BackupScheduler } from './backup-scheduler.js';
-import { SymlinksConfig } from './config.js';
+import { SymlinksConfig, symlinksConfigOf } from './config.js';
+import { isAllowed } from './confinement.js';
 import { JobRunner } from './job-runner.js';
 import { JobStore } from './job-store.js';
 import { SymlinkOperations } from './operations.js';
@@ -47,13 +48,19 @@ export default definePlugin({
     'symlink_manifest_file_list',
   ],
   register(ctx) {
-    const config = () => ctx.config;
+    // Read from the document on every call: a POST /config change (allowed_roots above all)
+    // applies to the next request, with no restart.
+    const config = (): SymlinksConfig => symlinksConfigOf(ctx.stack.read(), ctx.config);
     const document = () => ctx.stack.read();
     // Manifests may also live in the symlink roots (called only once `ops` exists).
     const paths: SymlinkPaths = new SymlinkPaths(
       ctx.host.dataDir,
       ctx.storage.dir,
-      (): string[] => [...ctx.config.manifest_dirs, ...ops.defaultRoots()],
+      (): string[] => {
+        const { manifest_dirs: manifestDirs, allowed_roots: allowed } = config();
+        // A symlink tree outside the allowed roots is no place for manifests either.
+        return [...manifestDirs, ...ops.defaultRoots().filter((root) => isAllowed(root, allowed))];
+      },
     );
     // The database opens on first use: at start, where interrupted jobs are marked.
     const jobs = new JobStore(() => ctx.storage.openDatabase('jobs.sqlite'));

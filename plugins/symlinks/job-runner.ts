@@ -4,6 +4,7 @@
  * event when a job ends.
  */
 import { notableEvent, type EventBus, type Logger, type TaskRunner } from '../../sdk/index.js';
+import { jobFailure } from './io-failure.js';
 import type { JobOperation, JobStore, SymlinkJob } from './job-store.js';
 
 /** The work of one job: progress reports go to the store; the result is the answer. */
@@ -44,17 +45,15 @@ export class JobRunner {
   ): JobAck {
     const job = this.store.create(processName, operation, metadata);
     const run = async (signal: AbortSignal): Promise<void> => {
-      this.store.started(job.job_id, { stage: FIRST_STAGE[operation] });
       try {
+        this.store.started(job.job_id, { stage: FIRST_STAGE[operation] });
         const result = await work(
           (progress) => this.store.progressed(job.job_id, progress),
           signal,
         );
         this.announce(this.store.completed(job.job_id, result));
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        this.logger.warn(`symlink job ${job.job_id} (${operation}) failed: ${message}`);
-        this.announce(this.store.failed(job.job_id, message));
+        this.fail(job.job_id, operation, error);
       }
     };
     this.chain = this.chain.then(() =>
@@ -66,6 +65,19 @@ export class JobRunner {
   /** Settles when every queued job has run (tests, stop). */
   idle(): Promise<unknown> {
     return this.chain;
+  }
+
+  /** Record a failed job; a store that cannot record it (its disk is full too) is logged. */
+  private fail(jobId: string, operation: JobOperation, error: unknown): void {
+    const failure = jobFailure(error);
+    this.logger.warn(`symlink job ${jobId} (${operation}) failed: ${failure.message}`);
+    try {
+      this.announce(this.store.failed(jobId, failure));
+    } catch (recordError) {
+      this.logger.error(`symlink job ${jobId}: its failure could not be recorded`, {
+        error: recordError instanceof Error ? recordError.message : String(recordError),
+      });
+    }
   }
 
   private announce(job: SymlinkJob): void {

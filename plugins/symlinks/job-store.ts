@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Database, SqlRow } from '../../sdk/index.js';
+import type { JobFailure } from './io-failure.js';
 
 /** The three job operations. */
 export type JobOperation =
@@ -26,7 +27,7 @@ export interface SymlinkJob {
   readonly metadata: Record<string, unknown>;
   readonly progress?: Record<string, unknown>;
   readonly result: Record<string, unknown> | null;
-  readonly error: { message: string } | null;
+  readonly error: JobFailure | null;
 }
 
 interface JobRow extends SqlRow {
@@ -88,7 +89,7 @@ function toJob(row: JobRow): SymlinkJob {
       ? {}
       : { progress: JSON.parse(row.progress) as Record<string, unknown> }),
     result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-    error: row.error === null ? null : (JSON.parse(row.error) as { message: string }),
+    error: row.error === null ? null : (JSON.parse(row.error) as JobFailure),
   };
 }
 
@@ -166,11 +167,11 @@ export class JobStore {
     return this.require(id);
   }
 
-  failed(id: string, message: string): SymlinkJob {
+  failed(id: string, failure: JobFailure): SymlinkJob {
     const now = nowSec();
     this.db.run(
       `UPDATE symlink_jobs SET status = 'error', error = ?, updated_at = ?, finished_at = ? WHERE job_id = ?`,
-      [JSON.stringify({ message }), now, now, id],
+      [JSON.stringify(failure), now, now, id],
     );
     return this.require(id);
   }

@@ -14,11 +14,18 @@ export function manifestTimestamp(date = new Date()): string {
   return isoTime(date).replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-/** Writes `{...header, entries: [...]}` entry by entry. */
+/**
+ * Writes `{...header, entries: [...]}` entry by entry. A write stream reports a failed write
+ * (a full disk) as an 'error' event after the write call returned: without a listener that
+ * event is an uncaught exception that stops the host. Every error is kept here and fails the
+ * next write, the wait for 'drain' and the commit, so it reaches the job that wrote.
+ */
 export class ManifestWriter {
   private readonly temp: string;
   private stream: WriteStream | undefined;
   private count = 0;
+  private failure: Error | undefined;
+  private readonly waiting = new Set<(error: Error) => void>();
 
   private constructor(readonly path: string) {
     this.temp = join(
@@ -31,7 +38,12 @@ export class ManifestWriter {
   static async open(path: string, header: Record<string, unknown>): Promise<ManifestWriter> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const writer = new ManifestWriter(path);
-    writer.stream = createWriteStream(writer.temp, { mode: 0o600, flags: 'wx' });
+    const stream = createWriteStream(writer.temp, { mode: 0o600, flags: 'wx' });
+    stream.on('error', (error) => {
+      writer.failure ??= error;
+      for (const fail of writer.waiting) fail(error);
+    });
+    writer.stream = stream;
     const head = JSON.stringify(header, null, 2);
     await writer.write(`${head.slice(0, -2)},\n  "entries": [`);
     return writer;
@@ -46,9 +58,7 @@ export class ManifestWriter {
   /** Close, fsync and rename into place. */
   async commit(): Promise<void> {
     await this.write(this.count === 0 ? ']\n}\n' : '\n  ]\n}\n');
-    await new Promise<void>((resolve, reject) =>
-      this.stream?.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    await this.settle((done) => this.stream?.end(done));
     const handle = await open(this.temp, 'r');
     try {
       await handle.sync();
@@ -67,10 +77,27 @@ export class ManifestWriter {
   private write(text: string): Promise<void> {
     const stream = this.stream;
     if (stream === undefined) return Promise.reject(new Error('manifest writer not open'));
+    return this.settle((done) => {
+      if (stream.write(text)) done();
+      else stream.once('drain', () => done());
+    });
+  }
+
+  /** Run `start` and wait for it to call back, failing at once on a stream error (kept or new). */
+  private settle(start: (done: (error?: Error | null) => void) => void): Promise<void> {
     return new Promise((resolve, reject) => {
-      const ok = stream.write(text, (error) => (error ? reject(error) : undefined));
-      if (ok) resolve();
-      else stream.once('drain', resolve);
+      const fail = (error: Error): void => {
+        this.waiting.delete(fail);
+        reject(error);
+      };
+      if (this.failure !== undefined) return fail(this.failure);
+      this.waiting.add(fail);
+      start((error) => {
+        this.waiting.delete(fail);
+        const failed = error ?? this.failure;
+        if (failed) reject(failed);
+        else resolve();
+      });
     });
   }
 }

@@ -5,6 +5,7 @@
 import { listProcessEntries, type JsonRecord } from '../../sdk/index.js';
 import { runBackup, type BackupResult } from './backup.js';
 import type { SymlinksConfig } from './config.js';
+import { realAllowedRoots } from './confinement.js';
 import type { JobAck, JobRunner } from './job-runner.js';
 import { readManifest } from './manifest-file.js';
 import type { SymlinkPaths } from './paths.js';
@@ -69,7 +70,8 @@ export class SymlinkOperations {
     signal?: AbortSignal,
     onProgress?: (p: object) => void,
   ): Promise<RepairResult> {
-    const plan = planRepair(request, this.defaultRoots(), this.deps.config().allowed_roots);
+    const allowed = this.deps.config().allowed_roots;
+    const plan = planRepair(request, this.defaultRoots(), allowed);
     const backupPath =
       request.backup_path === undefined || request.backup_path.trim() === ''
         ? null
@@ -78,6 +80,7 @@ export class SymlinkOperations {
       concurrency: this.deps.config().scan_concurrency,
       maxListed: this.deps.config().max_listed_items,
       backupPath,
+      confines: realAllowedRoots(allowed),
       ...(signal === undefined ? {} : { signal }),
       ...(onProgress === undefined ? {} : { onProgress }),
     });
@@ -112,15 +115,13 @@ export class SymlinkOperations {
     onProgress?: (p: object) => void,
   ): Promise<BackupResult> {
     const manifestPath = this.deps.paths.manifest(request.backup_path, 'backup_path');
-    const { roots, missingRoots } = resolveRoots(
-      request.roots,
-      this.defaultRoots(),
-      this.deps.config().allowed_roots,
-    );
+    const allowed = this.deps.config().allowed_roots;
+    const { roots, missingRoots } = resolveRoots(request.roots, this.defaultRoots(), allowed);
     return runBackup({
       manifestPath,
       roots,
       missingRoots,
+      confines: realAllowedRoots(allowed),
       includeBroken: request.include_broken,
       concurrency: this.deps.config().scan_concurrency,
       maxListed: this.deps.config().max_listed_items,
@@ -152,6 +153,7 @@ export class SymlinkOperations {
       overwriteExisting: request.overwrite_existing,
       restoreBroken: request.restore_broken,
       maxListed: this.deps.config().max_listed_items,
+      allowed: this.deps.config().allowed_roots,
       ...(onProgress === undefined ? {} : { onProgress }),
     });
   }

@@ -5,31 +5,11 @@
  * the real path of its nearest existing ancestor, so `..`, a symlink out or a NUL cannot escape.
  * A refusal names the field, never echoes what lies outside.
  */
-import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { BadRequestError } from '../../sdk/index.js';
+import { isWithin as inside, realOrNearest } from './confinement.js';
 
 const SPEC_PREFIX = '/config/symlink-repair';
-
-function realOrNearest(path: string): string {
-  let current = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      current = parent;
-    }
-  }
-}
-
-function inside(base: string, path: string): boolean {
-  const offset = relative(base, path);
-  return offset === '' || (!offset.startsWith('..') && !isAbsolute(offset));
-}
 
 /** The plugin's places on disk and the rule for client-given manifest paths. */
 export class SymlinkPaths {

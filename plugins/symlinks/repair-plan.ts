@@ -4,9 +4,10 @@
  * directories; the defaults may be missing and are reported), each refusal a 400 naming the
  * field.
  */
-import { statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { BadRequestError } from '../../sdk/index.js';
+import { checkAllowed, hasParentSegment, isAllowed } from './confinement.js';
 import { PRESETS, presetRules, type RewriteRule } from './presets.js';
 
 /** One root migration. */
@@ -61,7 +62,12 @@ export function resolveRoots(
   const given = (explicit ?? []).map((root) => root.trim()).filter((root) => root !== '');
   if (given.length > 0) {
     given.forEach((root, index) => {
-      if (!isAbsolute(root) || root.includes('\u0000') || !isDirectory(root))
+      if (
+        !isAbsolute(root) ||
+        root.includes('\u0000') ||
+        hasParentSegment(root) ||
+        !isDirectory(root)
+      )
         throw new BadRequestError(
           'SYMLINK_ROOT_INVALID',
           `${field}[${index}] must be an absolute path of an existing directory`,
@@ -72,25 +78,12 @@ export function resolveRoots(
     return { roots: [...new Set(given.map((root) => resolve(root)))], missingRoots: [] };
   }
   const unique = [...new Set(defaults.map((root) => root.trim()).filter((root) => root !== ''))];
+  // A default tree outside the allowed roots is left out like a missing one (and listed).
+  const usable = (root: string): boolean => isDirectory(root) && isAllowed(root, allowed);
   return {
-    roots: unique.filter((root) => isDirectory(root)),
-    missingRoots: unique.filter((root) => !isDirectory(root)),
+    roots: unique.filter(usable),
+    missingRoots: unique.filter((root) => !usable(root)),
   };
-}
-
-/** Refuse a root outside `stackd.symlinks.allowed_roots` (when that list is set). */
-export function checkAllowed(path: string, allowed: readonly string[], field: string): void {
-  if (allowed.length === 0) return;
-  const inside = allowed.some((base) => {
-    const offset = relative(resolve(base), resolve(path));
-    return offset === '' || (!offset.startsWith('..') && !isAbsolute(offset));
-  });
-  if (!inside)
-    throw new BadRequestError(
-      'SYMLINK_ROOT_NOT_ALLOWED',
-      `${field} is outside stackd.symlinks.allowed_roots`,
-      { field },
-    );
 }
 
 /** Check and resolve a repair request. */
@@ -127,24 +120,34 @@ export function planRepair(
       'Provide at least one rewrite rule, root migration, or preset.',
       { field: 'rewrite_rules' },
     );
-  migrations.forEach((migration, index) => {
-    for (const side of ['from_root', 'to_root'] as const) {
-      const path = migration[side];
-      if (
-        !isAbsolute(path) ||
-        path.includes('\u0000') ||
-        (side === 'to_root' && !isDirectory(path))
-      )
-        throw new BadRequestError(
-          'SYMLINK_ROOT_INVALID',
-          `root_migrations[${index}].${side} must be an absolute path${side === 'to_root' ? ' of an existing directory' : ''}`,
-          { field: `root_migrations[${index}].${side}` },
-        );
-    }
-  });
+  migrations.forEach((migration, index) => checkMigration(migration, index, allowed));
   const { roots, missingRoots } =
     rules.length > 0
       ? resolveRoots(request.roots, defaultRoots, allowed)
       : { roots: [], missingRoots: [] };
   return { rules, migrations, roots, missingRoots };
+}
+
+/**
+ * Both sides absolute and inside the allowed roots by real path; `to_root` an existing directory
+ * or not there yet (the repair creates it and its parents; a dry run only plans).
+ */
+function checkMigration(migration: RootMigration, index: number, allowed: readonly string[]): void {
+  for (const side of ['from_root', 'to_root'] as const) {
+    const path = migration[side];
+    const field = `root_migrations[${index}].${side}`;
+    const isTo = side === 'to_root';
+    if (
+      !isAbsolute(path) ||
+      path.includes('\u0000') ||
+      hasParentSegment(path) ||
+      (isTo && existsSync(path) && !isDirectory(path))
+    )
+      throw new BadRequestError(
+        'SYMLINK_ROOT_INVALID',
+        `${field} must be an absolute path${isTo ? ' of a directory (or of one to create)' : ''}`,
+        { field },
+      );
+    checkAllowed(path, allowed, field);
+  }
 }

@@ -6,6 +6,7 @@
  * with overwrite undoes the repair.
  */
 import { mkdir, rm } from 'node:fs/promises';
+import { destinationAllowed } from './confinement.js';
 import type { RewriteRule } from './presets.js';
 import { isRelinkLeftover, moveLink, pathKind, RELINK_LEFTOVER, replaceLink } from './link-ops.js';
 import { ManifestWriter, manifestTimestamp } from './manifest-file.js';
@@ -55,6 +56,8 @@ export interface RepairRunOptions {
   readonly maxListed: number;
   /** The confined path of the backup manifest (null: none asked). */
   readonly backupPath: string | null;
+  /** Real paths of the allowed roots: nothing outside them is entered or written (empty: no bound). */
+  readonly confines?: readonly string[];
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: RepairProgress) => void;
 }
@@ -190,6 +193,7 @@ export async function runRepair(
       },
       {
         concurrency: options.concurrency,
+        ...(options.confines === undefined ? {} : { confines: options.confines }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onError: (failure) => errors.push({ link_path: failure.path, error: failure.error }),
         // Only links a rule can match (or crash leftovers) reach this thread, their targets
@@ -210,6 +214,9 @@ export async function runRepair(
     }
     const fromBytes = Buffer.from(migration.from_root);
     const operation = request.copy_instead_of_move ? 'copy' : 'move';
+    // A destination folder that is not there yet is made, parents too (checked against the
+    // allowed roots when the request was planned); a dry run only plans.
+    if (!request.dry_run) await mkdir(migration.to_root, { recursive: true });
     await walkLinks(
       [migration.from_root],
       async (batch) => {
@@ -227,6 +234,15 @@ export async function runRepair(
           const existing = await pathKind(destination);
           if (existing !== 'missing' && !request.overwrite_existing) {
             counts.existingDestination += 1;
+            continue;
+          }
+          if (!destinationAllowed(destination, migration.to_root, options.confines)) {
+            errors.push({
+              source_path: move.source_path,
+              target_path: move.target_path,
+              error:
+                'Destination folder is outside stackd.symlinks.allowed_roots by its real path.',
+            });
             continue;
           }
           if (existing === 'dir') {
@@ -268,6 +284,7 @@ export async function runRepair(
       },
       {
         concurrency: options.concurrency,
+        ...(options.confines === undefined ? {} : { confines: options.confines }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onError: (failure) => errors.push({ link_path: failure.path, error: failure.error }),
       },

@@ -4,8 +4,9 @@
  * unchanged, else kept (unless overwrite_existing), a real directory an error → created. A
  * restore writes each link atomically; a dry run and a compare write nothing.
  */
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import { readlink } from 'node:fs/promises';
+import { isAllowed } from './confinement.js';
 import { linkTargetExists, pathKind, placeLink } from './link-ops.js';
 import type { ManifestContent } from './manifest-file.js';
 import { CappedList } from './result-list.js';
@@ -89,6 +90,8 @@ export async function runRestore(
   options: RestoreOptions & {
     readonly dryRun: boolean;
     readonly maxListed: number;
+    /** `stackd.symlinks.allowed_roots`: no link is placed in a folder outside them (real path). */
+    readonly allowed?: readonly string[];
     readonly onProgress?: (progress: RestoreProgress) => void;
   },
 ) {
@@ -103,6 +106,14 @@ export async function runRestore(
       errors.push({
         link_path: decision.link_path,
         error: 'Existing path is a real directory; cannot overwrite.',
+      });
+    else if (
+      (decision.kind === 'create' || decision.kind === 'overwrite') &&
+      !isAllowed(dirname(decision.link_path), options.allowed ?? [])
+    )
+      errors.push({
+        link_path: decision.link_path,
+        error: 'Outside stackd.symlinks.allowed_roots by its real path; not restored.',
       });
     else if (decision.kind === 'create' || decision.kind === 'overwrite')
       try {

@@ -4,7 +4,7 @@
  * answers one packed message per job: the links with their targets, the subdirectories to walk,
  * and what could not be read. Directory links are links here, never descended.
  */
-import { lstatSync, readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
@@ -24,6 +24,12 @@ export interface ScanSetup {
   readonly targetPrefixes: readonly string[] | null;
   readonly keepPath: RegExp | null;
   readonly checkTargets: boolean;
+  /**
+   * Real paths (latin1 byte strings) every directory read must lie within, or null for no bound:
+   * each directory's real path is taken just before it is read, so one swapped for a symlink out
+   * of the allowed roots after it was listed is refused, not followed.
+   */
+  readonly confines: readonly string[] | null;
 }
 
 /**
@@ -104,6 +110,21 @@ function targetExists(path: string): boolean {
   }
 }
 
+// Null when the directory's real path lies within a confine, else the error to report.
+function outsideConfines(dir: string): string | null {
+  const confines = setup.confines;
+  if (confines === null) return null;
+  let real: string;
+  try {
+    real = realpathSync.native(systemPath(dir), { encoding: 'latin1' });
+  } catch (error) {
+    return code(error);
+  }
+  for (const base of confines)
+    if (real === base || real.startsWith(base.endsWith('/') ? base : `${base}/`)) return null;
+  return 'outside stackd.symlinks.allowed_roots by its real path; not entered';
+}
+
 parentPort?.on('message', (job: ScanJob) => {
   const links = new PackWriter();
   const subdirs = new PackWriter();
@@ -126,6 +147,11 @@ parentPort?.on('message', (job: ScanJob) => {
   };
   for (const dir of unpackLatin1(job.dirs)) {
     const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+    const refusal = outsideConfines(dir);
+    if (refusal !== null) {
+      errors.push({ path: utf8OfLatin1(dir), error: refusal });
+      continue;
+    }
     let entries: Dirent[];
     try {
       entries = readdirSync(systemPath(dir), { withFileTypes: true, encoding: 'latin1' });

@@ -93,6 +93,8 @@ export interface ScanOptions {
   };
   /** Have the workers check every handed-over link's target (`FoundLink.targetExists`). */
   readonly checkTargets?: boolean;
+  /** Real paths every directory entered must lie within (the allowed roots); none: no bound. */
+  readonly confines?: readonly string[];
 }
 
 /** Called with each batch of links, and how many links the target filter passed over. */
@@ -130,6 +132,10 @@ function setupOf(options: ScanOptions): ScanSetup {
         : filter.targetPrefixes.map((prefix) => Buffer.from(prefix).toString('latin1')),
     keepPath: filter?.keepPath ?? null,
     checkTargets: options.checkTargets === true,
+    confines:
+      options.confines === undefined || options.confines.length === 0
+        ? null
+        : options.confines.map((base) => Buffer.from(base).toString('latin1')),
   };
 }
 

@@ -141,7 +141,17 @@ export const Job = Type.Object({
   result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
     description: "The synchronous route's answer, once completed",
   }),
-  error: Type.Union([Type.Object({ message: Type.String() }), Type.Null()]),
+  error: Type.Union([
+    Type.Object({
+      message: Type.String(),
+      code: Type.Optional(
+        Type.String({
+          description: 'STORAGE_FULL, STORAGE_UNWRITABLE or STORAGE_IO_ERROR when the disk refused',
+        }),
+      ),
+    }),
+    Type.Null(),
+  ]),
 });
 
 export const JobStatusQuery = Type.Object({ job_id: Type.String({ minLength: 1 }) });
@@ -276,4 +286,6 @@ export const ManifestFilesBody = Type.Object({
 export const Errors = {
   badRequest: { 400: ErrorBody },
   notFound: { 404: ErrorBody },
+  /** The disk refused a write (full: 507; read-only or unwritable: 503). */
+  storage: { 503: ErrorBody, 507: ErrorBody },
 };

@@ -1,10 +1,11 @@
 /**
- * `npm run fuzz`: the long robustness run outside `npm test` — 10,000 hostile requests and 50
- * kills by default. STACKD_FUZZ_SEED, STACKD_FUZZ_REQUESTS and STACKD_FUZZ_KILLS change them.
+ * `npm run fuzz`: the long robustness run outside `npm test` — 10,000 hostile requests, 50
+ * kills and a disk filled up under background work by default. STACKD_FUZZ_SEED, STACKD_FUZZ_REQUESTS and STACKD_FUZZ_KILLS change them.
  * Exits 1 when anything was found.
  */
 import { FUZZ_KEYS, FUZZ_PROCESSES, startFuzzHost } from './fuzz-host.js';
 import { describeReport, runFuzz, unhandledErrors } from './fuzz-run.js';
+import { runDiskFull } from './disk-full-run.js';
 import { runKills } from './kill-run.js';
 import { seedFromEnv } from './prng.js';
 
@@ -47,6 +48,13 @@ async function main(): Promise<void> {
     console.log(`problems: ${report.problems.length === 0 ? 'none' : report.problems.join('; ')}`);
     failed ||= report.problems.length > 0;
   }
+  const diskFull = await runDiskFull(`fuzz-full-${seed}`);
+  if (diskFull.skipped !== null) console.log(`disk full: skipped (${diskFull.skipped})`);
+  else
+    console.log(
+      `disk full during background work: ${diskFull.problems.length === 0 ? 'no problems' : diskFull.problems.join('; ')}`,
+    );
+  failed ||= diskFull.problems.length > 0;
   console.log(`fuzz run took ${Math.round((Date.now() - started) / 1000)} s`);
   process.exit(failed ? 1 : 0);
 }

@@ -23,7 +23,10 @@ export function backupRoute(operations: SymlinkOperations) {
     description: `${PATHS} The manifest is streamed to a temp file and renamed into place (atomic).`,
     tags: ['symlinks'],
     capability: 'symlink_manifest_backup',
-    schema: { body: BackupBody, response: { 200: BackupResult, ...Errors.badRequest } },
+    schema: {
+      body: BackupBody,
+      response: { 200: BackupResult, ...Errors.badRequest, ...Errors.storage },
+    },
     handler: ({ body, signal }) => operations.backup(body, signal),
   });
 }
@@ -36,7 +39,10 @@ export function backupAsyncRoute(operations: SymlinkOperations) {
     description: PATHS,
     tags: ['symlinks'],
     capability: 'symlink_manifest_backup_async',
-    schema: { body: BackupBody, response: { 200: JobAck, ...Errors.badRequest } },
+    schema: {
+      body: BackupBody,
+      response: { 200: JobAck, ...Errors.badRequest, ...Errors.storage },
+    },
     handler: ({ body }) => operations.backupAsync(body),
   });
 }
@@ -68,7 +74,10 @@ export function restoreAsyncRoute(operations: SymlinkOperations) {
     description: `${RESTORE_RULES} ${PATHS}`,
     tags: ['symlinks'],
     capability: 'symlink_manifest_restore_async',
-    schema: { body: RestoreBody, response: { 200: JobAck, ...Errors.badRequest } },
+    schema: {
+      body: RestoreBody,
+      response: { 200: JobAck, ...Errors.badRequest, ...Errors.storage },
+    },
     handler: ({ body }) => operations.restoreAsync(body),
   });
 }

@@ -188,3 +188,30 @@ test('prefix rules: whole segments only, first rule wins, a second pass changes 
   t.is(once, '/data/v2/a.mkv');
   t.is(rewriteTarget(once, nested), null, 'already under the new prefix');
 });
+
+test('with confines, a directory whose real path lies outside them is not entered', async (t) => {
+  const base = tree();
+  const allowed = join(base, 'allowed');
+  const outside = join(base, 'outside');
+  mkdirSync(join(allowed, 'inner'), { recursive: true });
+  mkdirSync(outside);
+  symlinkSync('/target/kept', join(allowed, 'inner', 'kept.mkv'));
+  symlinkSync('/target/secret', join(outside, 'secret.mkv'));
+  // A root given through a symlinked folder (lexically inside, really outside).
+  symlinkSync(outside, join(allowed, 'escape'));
+  const found: string[] = [];
+  const errors: string[] = [];
+  await walkLinks(
+    [allowed, join(allowed, 'escape')],
+    (batch) => {
+      found.push(...batch.map((link) => link.path));
+    },
+    { concurrency: 2, confines: [allowed], onError: (error) => errors.push(error.path) },
+  );
+  t.true(found.includes(join(allowed, 'inner', 'kept.mkv')));
+  t.false(
+    found.some((path) => path.endsWith('secret.mkv')),
+    'nothing read outside',
+  );
+  t.deepEqual(errors, [join(allowed, 'escape')]);
+});

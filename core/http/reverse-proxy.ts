@@ -1,7 +1,7 @@
 /**
  * HTTP reverse proxying through undici: the request body streams upstream with backpressure
- * (uWS pause/resume), the response streams back through the response writer. Our bearer token
- * is stripped: it belongs to stackd, not to the service.
+ * (uWS pause/resume), the response streams back through the response writer. stackd's token
+ * (bearer header or `?token=`) is stripped: it belongs to stackd, not to the service.
  */
 import { Readable } from 'node:stream';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
@@ -10,7 +10,9 @@ import type { ClientAddresses } from './client-address.js';
 import { errorBody } from './error-mapper.js';
 import {
   HOP_BY_HOP,
+  isStackdCredential,
   proxyToken,
+  queryWithoutToken,
   splitProxyPath,
   upstreamUrl,
   type RegisteredProxy,
@@ -114,7 +116,7 @@ async function forward(
     definition.prefix,
     parts.key,
     parts.rest,
-    snapshot.rawQuery,
+    queryWithoutToken(snapshot.rawQuery),
     target.stripPrefix !== false,
   );
   let upstream;
@@ -155,7 +157,7 @@ function forwardedHeaders(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(snapshot.headers)) {
     if (HOP_BY_HOP.has(name)) continue;
-    if (name === 'authorization' && /^Bearer\s/i.test(value)) continue;
+    if (isStackdCredential(name, value)) continue;
     headers[name] = value;
   }
   headers['x-forwarded-for'] = snapshot.ip;

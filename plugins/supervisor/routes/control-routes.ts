@@ -6,7 +6,7 @@ import type { ProcessControl } from '../process-control.js';
 
 const START_DESCRIPTION = [
   'Answers once the process is running (200), or when the start failed: 400',
-  'PROCESS_CONFIG_INVALID (the block cannot be run: unknown placeholder, bad command),',
+  'PROCESS_CONFIG_INVALID (the block cannot be run: a placeholder naming a non-scalar field, bad command),',
   '409 PROCESS_START_FAILED naming the reason (it exited at once, a wait timed out, the program is missing), 409',
   'PROCESS_START_CANCELLED (stopped meanwhile). A start still waiting for its dependencies',
   'when the response timeout passes answers 202 with status starting; it goes on in the',

@@ -20,6 +20,7 @@ import {
 import { sendJson } from './json-response.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
 import { refuseMalformed } from './request-pipeline.js';
+import { framingRefusal, refuseFraming } from './request-framing.js';
 import { ResponseState } from './response-state.js';
 import { writeResponse } from './response-writer.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
@@ -47,6 +48,14 @@ export function createProxyHandler(
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
     const snapshot = snapshotRequest(req, state, [], env.addresses);
+    // An ambiguous request must never reach a service that may frame it differently.
+    const framing = framingRefusal(snapshot.path, snapshot.headers);
+    if (framing !== null) {
+      refuseFraming(state, framing).catch((error: unknown) => {
+        env.logger.error(`proxy refusal of ${snapshot.path} failed`, { error });
+      });
+      return;
+    }
     // Read now: a proxied request always forwards it, after awaits that may outlive the socket.
     void snapshot.ip;
     const body = BODYLESS.has(snapshot.method) ? undefined : requestBodyStream(state);

@@ -1,5 +1,5 @@
 /** `POST /ai/diagnose`, `/ai/diagnose-stack`, `/ai/follow-up`. */
-import { InputError, defineRoute } from '../../../sdk/index.js';
+import { ErrorBody, InputError, defineRoute } from '../../../sdk/index.js';
 import type { DiagnosisService } from '../diagnosis.js';
 import {
   DiagnoseBody,
@@ -15,7 +15,10 @@ export function diagnoseRoute(service: DiagnosisService) {
     path: '/ai/diagnose',
     summary: 'Diagnose one process from its redacted bundle',
     tags: ['ai'],
-    schema: { body: DiagnoseBody, response: DiagnoseResponse },
+    schema: {
+      body: DiagnoseBody,
+      response: { 200: DiagnoseResponse, 404: ErrorBody, 502: ErrorBody },
+    },
     handler: (request) => {
       if (request.body.process_name.trim() === '')
         throw new InputError('AI_PROCESS_NAME_REQUIRED', 'process_name is required', {
@@ -32,7 +35,7 @@ export function diagnoseStackRoute(service: DiagnosisService) {
     path: '/ai/diagnose-stack',
     summary: 'Diagnose the whole stack from its redacted bundle',
     tags: ['ai'],
-    schema: { body: DiagnoseStackBody, response: DiagnoseResponse },
+    schema: { body: DiagnoseStackBody, response: { 200: DiagnoseResponse, 502: ErrorBody } },
     handler: (request) => service.diagnose(request.body, request.signal),
   });
 }
@@ -43,7 +46,7 @@ export function followUpRoute(service: DiagnosisService) {
     path: '/ai/follow-up',
     summary: 'Ask a follow-up question reusing the session bundle',
     tags: ['ai'],
-    schema: { body: FollowUpBody, response: FollowUpResponse },
+    schema: { body: FollowUpBody, response: { 200: FollowUpResponse, 404: ErrorBody } },
     handler: (request) =>
       service.followUp(request.body.session_id, request.body.question, request.signal),
   });

@@ -1,10 +1,11 @@
 /**
- * `npm run fuzz`: the long robustness run outside `npm test` — 10,000 hostile requests and 50
- * kills by default. STACKD_FUZZ_SEED, STACKD_FUZZ_REQUESTS and STACKD_FUZZ_KILLS change them.
+ * `npm run fuzz`: the long robustness run outside `npm test` — 10,000 hostile requests, the
+ * proxy-token and request-smuggling cases, and 50 kills by default. STACKD_FUZZ_SEED, STACKD_FUZZ_REQUESTS and STACKD_FUZZ_KILLS change them.
  * Exits 1 when anything was found.
  */
 import { FUZZ_KEYS, FUZZ_PROCESSES, startFuzzHost } from './fuzz-host.js';
 import { describeReport, runFuzz, unhandledErrors } from './fuzz-run.js';
+import { runEdgeCases } from './edge-run.js';
 import { runKills } from './kill-run.js';
 import { seedFromEnv } from './prng.js';
 
@@ -41,6 +42,11 @@ async function main(): Promise<void> {
   } finally {
     await host.stop();
   }
+  const edgeProblems = await runEdgeCases();
+  console.log(
+    `proxy-token and smuggling cases: ${edgeProblems.length === 0 ? 'all held' : edgeProblems.join('; ')}`,
+  );
+  failed ||= edgeProblems.length > 0;
   if (kills > 0) {
     const report = await runKills(seed, kills);
     console.log(`kills (seed ${seed}): ${JSON.stringify(report.kills)}`);

@@ -15,8 +15,8 @@ interface Owner {
 }
 
 /**
- * A host where 3 failures for a username from anywhere queue its logins 31 s apart: the next
- * attempt after the queue filled is refused at once (its turn is more than 30 s away).
+ * A host where 3 failures for a username from anywhere queue its logins 60 s apart: for 30 s,
+ * the next attempt after the queue filled is refused at once (its turn is over 30 s away).
  */
 async function guessedHost(): Promise<Owner> {
   const host = await startHost({
@@ -28,7 +28,7 @@ async function guessedHost(): Promise<Owner> {
           scrypt_cost_log2: 14,
           login_rate_limit: {
             slowdown_after_failures: 3,
-            slowdown_interval_ms: 31_000,
+            slowdown_interval_ms: 60_000,
             max_failures_per_user: 2,
             max_failures_per_address: 2,
             lockout_base_sec: 60,

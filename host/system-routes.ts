@@ -1,5 +1,6 @@
 /** Host-owned routes: health, capabilities, the OpenAPI document and the docs pages. */
 import {
+  ErrorBody,
   Type,
   type AnyRouteDefinition,
   defineRoute,
@@ -32,7 +33,12 @@ const Capabilities = Type.Object(
   },
 );
 
-const HtmlPage = Type.String({ description: 'An HTML page' });
+const HtmlPage = Type.String({ description: 'An HTML page', contentMediaType: 'text/html' });
+
+/** The documentation assets' media types, as served (parameters such as charset left off). */
+const ASSET_TYPES = [
+  ...new Set(Object.values(DOC_ASSETS).map((type) => type.split(';')[0]?.trim() ?? type)),
+];
 
 function prefixOf(path: string, page: string): string {
   const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
@@ -146,7 +152,13 @@ export function systemRoutes(host: RunningHost, version: string): AnyRouteDefini
           params: Type.Object({
             file: StringEnum(Object.keys(DOC_ASSETS) as [string, ...string[]]),
           }),
-          response: Type.String(),
+          response: {
+            200: Type.String({
+              description: 'The asset, with its own content type',
+              'x-content-types': ASSET_TYPES,
+            }),
+            404: ErrorBody,
+          },
         },
         handler: async (request) => {
           const file = String(request.params.file);

@@ -3,6 +3,7 @@ import type { Logger } from '../../sdk/logger.js';
 import type { StreamHub, StreamEnvironment } from '../ws/stream-hub.js';
 import { errorBody } from './error-mapper.js';
 import { createRouteHandler, type PipelineEnvironment } from './request-pipeline.js';
+import { framingRefusal, refuseFraming } from './request-framing.js';
 import { sendJson } from './json-response.js';
 import { ResponseState } from './response-state.js';
 import type { RouteTable } from './route-table.js';
@@ -72,6 +73,17 @@ export class HttpServer {
       const state = new ResponseState(res);
       const method = req.getMethod().toUpperCase();
       const path = req.getUrl();
+      const headers: Record<string, string> = {};
+      req.forEach((key, value) => {
+        headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
+      });
+      const framing = framingRefusal(path, headers);
+      if (framing !== null) {
+        refuseFraming(state, framing).catch((error: unknown) =>
+          this.logger.error('fallback response failed', { error }),
+        );
+        return;
+      }
       const allowed = this.routes.methodsFor(path);
       const body =
         allowed.length > 0
@@ -80,11 +92,11 @@ export class HttpServer {
               'HTTP_METHOD_NOT_ALLOWED',
             )
           : errorBody(`No route for ${method} ${path}`, 'HTTP_NOT_FOUND');
-      const headers: Record<string, string> =
+      const answerHeaders: Record<string, string> =
         allowed.length > 0 ? { allow: allowed.join(', ') } : {};
       // Drain any request body we will not read, so the connection stays usable.
       res.onData(() => undefined);
-      sendJson(state, allowed.length > 0 ? 405 : 404, body, headers).catch((error: unknown) =>
+      sendJson(state, allowed.length > 0 ? 405 : 404, body, answerHeaders).catch((error: unknown) =>
         this.logger.error('fallback response failed', { error }),
       );
     });

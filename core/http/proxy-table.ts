@@ -80,6 +80,34 @@ export function upstreamUrl(
   return `${origin.replace(/\/+$/, '')}${path}${rawQuery === '' ? '' : `?${rawQuery}`}`;
 }
 
+/**
+ * The query without stackd's own `token` parameter: it is an access token for stackd, and a
+ * service (or its access log) must never see it. The other parameters are kept byte for byte.
+ */
+export function queryWithoutToken(rawQuery: string): string {
+  if (rawQuery === '') return rawQuery;
+  return rawQuery
+    .split('&')
+    .filter((pair) => !isTokenParameter(pair))
+    .join('&');
+}
+
+function isTokenParameter(pair: string): boolean {
+  const name = pair.split('=', 1)[0] ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return false;
+  }
+  return decoded === 'token';
+}
+
+/** Whether a request header carries stackd's credential (its bearer token), never forwarded. */
+export function isStackdCredential(name: string, value: string): boolean {
+  return name === 'authorization' && /^Bearer\s/i.test(value);
+}
+
 /** The stackd token of a proxied request: the bearer header, else `?token=`. */
 export function proxyToken(
   headers: Readonly<Record<string, string>>,

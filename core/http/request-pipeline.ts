@@ -12,6 +12,7 @@ import type { StorageStatus } from '../storage/storage-status.js';
 import { declaredContentLength, readBody, type BodyResult } from './body-reader.js';
 import { errorBody, mapError } from './error-mapper.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
+import { framingRefusal, refuseFraming } from './request-framing.js';
 import { ResponseState } from './response-state.js';
 import { joinParts } from './body-parts.js';
 import { isParts, writeResponse } from './response-writer.js';
@@ -51,6 +52,13 @@ export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironm
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
     const snapshot = snapshotRequest(req, state, route.paramNames, env.addresses);
+    const framing = framingRefusal(snapshot.path, snapshot.headers);
+    if (framing !== null) {
+      refuseFraming(state, framing).catch((error: unknown) => {
+        env.logger.error('response failed', { path: snapshot.path, error });
+      });
+      return;
+    }
     if (snapshot.malformed !== null) {
       refuseMalformed(state, snapshot.malformed).catch((error: unknown) => {
         env.logger.error('response failed', { path: snapshot.path, error });

@@ -1,7 +1,7 @@
 /**
  * HTTP reverse proxying through undici: the request body streams upstream with backpressure
- * (uWS pause/resume), the response streams back through the response writer. Our bearer token
- * is stripped: it belongs to stackd, not to the service.
+ * (uWS pause/resume), the response streams back through the response writer. stackd's token
+ * (bearer header or `?token=`) is stripped: it belongs to stackd, not to the service.
  */
 import { Readable } from 'node:stream';
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
@@ -10,7 +10,9 @@ import type { ClientAddresses } from './client-address.js';
 import { errorBody } from './error-mapper.js';
 import {
   HOP_BY_HOP,
+  isStackdCredential,
   proxyToken,
+  queryWithoutToken,
   splitProxyPath,
   upstreamUrl,
   type RegisteredProxy,
@@ -18,6 +20,7 @@ import {
 import { sendJson } from './json-response.js';
 import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
 import { refuseMalformed } from './request-pipeline.js';
+import { framingRefusal, refuseFraming } from './request-framing.js';
 import { ResponseState } from './response-state.js';
 import { writeResponse } from './response-writer.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
@@ -45,6 +48,14 @@ export function createProxyHandler(
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
     const snapshot = snapshotRequest(req, state, [], env.addresses);
+    // An ambiguous request must never reach a service that may frame it differently.
+    const framing = framingRefusal(snapshot.path, snapshot.headers);
+    if (framing !== null) {
+      refuseFraming(state, framing).catch((error: unknown) => {
+        env.logger.error(`proxy refusal of ${snapshot.path} failed`, { error });
+      });
+      return;
+    }
     // Read now: a proxied request always forwards it, after awaits that may outlive the socket.
     void snapshot.ip;
     const body = BODYLESS.has(snapshot.method) ? undefined : requestBodyStream(state);
@@ -114,7 +125,7 @@ async function forward(
     definition.prefix,
     parts.key,
     parts.rest,
-    snapshot.rawQuery,
+    queryWithoutToken(snapshot.rawQuery),
     target.stripPrefix !== false,
   );
   let upstream;
@@ -155,7 +166,7 @@ function forwardedHeaders(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(snapshot.headers)) {
     if (HOP_BY_HOP.has(name)) continue;
-    if (name === 'authorization' && /^Bearer\s/i.test(value)) continue;
+    if (isStackdCredential(name, value)) continue;
     headers[name] = value;
   }
   headers['x-forwarded-for'] = snapshot.ip;

@@ -57,15 +57,45 @@ function aliasNote(path: string): string {
     : `Also served at ${aliases.map((alias) => `\`${alias}\``).join(', ')}.`;
 }
 
+/**
+ * Media types of a response: a schema's `x-content-types` (pages and assets served as they are),
+ * else its `contentMediaType`, else JSON.
+ */
+function contentOf(schema: TSchema): Json {
+  const listed = schema['x-content-types'] as unknown;
+  const types = Array.isArray(listed)
+    ? listed.filter((type): type is string => typeof type === 'string')
+    : typeof schema.contentMediaType === 'string'
+      ? [schema.contentMediaType]
+      : ['application/json'];
+  const body = plain(schema);
+  delete body['x-content-types'];
+  return Object.fromEntries(types.map((type) => [type, { schema: body }]));
+}
+
+/**
+ * Answers the request pipeline gives on every operation, before the route's own code runs:
+ * 400 for malformed percent-encoding in the path or query, or for a request whose framing is
+ * ambiguous; 431 for headers over 64 KB.
+ */
+function addPipelineAnswers(responses: Json): void {
+  responses['400'] ??= errorResponse(
+    'Malformed request: bad percent-encoding in the path or query (`REQUEST_MALFORMED_ENCODING`, ' +
+      '`field` names it), more than one Content-Length, a bad Host or a backslash in the path',
+  );
+  responses['431'] = errorResponse('Request headers over 64 KB (`REQUEST_HEADERS_TOO_LARGE`)');
+}
+
 function operationOf(route: RegisteredRoute): Json {
   const { definition } = route;
   const responses: Json = {};
   for (const [status, schema] of responseSchemas(definition)) {
     responses[String(status)] = {
       description: status < 300 ? 'Success' : 'Answer',
-      content: { 'application/json': { schema: plain(schema) } },
+      content: contentOf(schema),
     };
   }
+  addPipelineAnswers(responses);
   const hasInput =
     definition.schema.body !== undefined ||
     definition.schema.query !== undefined ||
@@ -163,13 +193,24 @@ function proxyOperation(proxy: RegisteredProxy): Json {
         description: 'The rest of the upstream path',
       },
     ],
-    responses: {
-      '200': { description: 'The upstream answer, as is' },
-      '404': errorResponse('Unknown key, or proxying is off'),
-      '502': errorResponse('The upstream is unreachable'),
-    },
+    responses: proxyResponses(secured),
     security: secured ? [{ bearerAuth: [] }] : [],
   };
+}
+
+function proxyResponses(secured: boolean): Json {
+  const responses: Json = {
+    '200': { description: 'The upstream answer, as is (any status and content type)' },
+    '404': errorResponse('Unknown key, or proxying is off'),
+    '502': errorResponse('The upstream is unreachable'),
+    '500': errorResponse('The proxy failed; the cause is logged by the host'),
+  };
+  if (secured) {
+    responses['401'] = errorResponse('Missing, invalid or expired token');
+    responses['403'] = errorResponse('Account disabled');
+  }
+  addPipelineAnswers(responses);
+  return responses;
 }
 
 /** Build the document. */

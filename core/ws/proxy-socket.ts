@@ -9,6 +9,7 @@ import type { Logger } from '../../sdk/logger.js';
 import type { ClientAddresses } from '../http/client-address.js';
 import {
   proxyToken,
+  queryWithoutToken,
   splitProxyPath,
   upstreamUrl,
   type RegisteredProxy,
@@ -91,7 +92,8 @@ export function socketProxyBehavior(
           definition.prefix,
           parts.key,
           parts.rest,
-          rawQuery,
+          // stackd's `?token=` authenticated this upgrade; the service must never see it.
+          queryWithoutToken(rawQuery),
           target.stripPrefix !== false,
         ).replace(/^http/, 'ws');
         const upstream = await connectUpstream(url, protocol);

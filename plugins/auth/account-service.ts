@@ -3,7 +3,13 @@
  * "User account" tables): setup only while no user exists, enable only with users, the last
  * active user can be neither disabled nor deleted. Throws the sdk's typed errors.
  */
-import { BadRequestError, NotFoundError, type Logger } from '../../sdk/index.js';
+import {
+  BadRequestError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+  type Logger,
+} from '../../sdk/index.js';
 import type { AuthStateStore } from './auth-state.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { SessionTokens } from './session-tokens.js';
@@ -42,6 +48,14 @@ function lastActiveUser(action: 'disable' | 'delete'): BadRequestError {
     'AUTH_LAST_ACTIVE_USER',
     `Cannot ${action} the last active user: nobody could sign in any more`,
   );
+}
+
+/** A password change: whose, by whom (null while authentication is off), and the passwords. */
+export interface PasswordChange {
+  readonly username: string;
+  readonly actor: string | null;
+  readonly newPassword: string;
+  readonly currentPassword?: string | undefined;
 }
 
 /** Setup, mode switches and user management. */
@@ -110,6 +124,13 @@ export class AccountService {
     return { username: created.username, disabled: created.disabled };
   }
 
+  /** One account, or 404. */
+  account(username: string): UserAccount {
+    const user = this.deps.users.find(username);
+    if (user === undefined) throw userNotFound(username);
+    return { username: user.username, disabled: user.disabled };
+  }
+
   /** Set the disabled flag; never leaves the system without an active user. */
   setDisabled(username: string, disabled: boolean): UserAccount {
     const { users, logger } = this.deps;
@@ -121,6 +142,36 @@ export class AccountService {
     });
     logger.info(disabled ? 'user disabled' : 'user enabled', { username });
     return { username, disabled };
+  }
+
+  /**
+   * Set a new password. Changing one's own needs the current password (a stolen access token
+   * alone cannot take the account over); any other signed-in user (every user administers
+   * stackd) resets someone else's without it. Every refresh token of the user is revoked.
+   */
+  async changePassword(change: PasswordChange): Promise<void> {
+    const { users, hasher, sessionTokens, logger } = this.deps;
+    const { username, actor } = change;
+    const record = users.findCredentials(username);
+    if (record === undefined) throw userNotFound(username);
+    if (actor === username) {
+      if (change.currentPassword === undefined)
+        throw new InputError(
+          'AUTH_CURRENT_PASSWORD_REQUIRED',
+          'Changing your own password needs current_password',
+          { field: 'current_password' },
+        );
+      if (!(await hasher.verify(change.currentPassword, record.passwordHash)))
+        throw new ForbiddenError('AUTH_CURRENT_PASSWORD_WRONG', 'current_password is not correct');
+    }
+    const hash = await hasher.hash(change.newPassword);
+    if (!users.setPasswordHash(username, hash)) throw userNotFound(username);
+    const revoked = sessionTokens.revokeUser(username);
+    logger.info('password changed; the user is signed out everywhere', {
+      username,
+      by: actor ?? 'anyone (authentication disabled)',
+      revoked_sign_ins: revoked,
+    });
   }
 
   /** Delete a user; never the last active one. */

@@ -87,6 +87,7 @@ export class AuthRuntime implements Authenticator {
           windowMs: limits.window_sec * 1000,
           maxWaitMs: 30_000,
         }),
+        deviceTtlSec: config.refresh_token_ttl_sec,
         logger,
         ...(this.ctx.onLockout === undefined ? {} : { onLockout: this.ctx.onLockout }),
       }),

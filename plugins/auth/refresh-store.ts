@@ -74,6 +74,13 @@ export class RefreshStore {
     return true;
   }
 
+  /** Revoke every sign-in of a user (a password change ends them all). */
+  revokeUser(username: string): number {
+    return this.db.run('UPDATE refresh_tokens SET revoked = 1 WHERE username = ? AND revoked = 0', [
+      username,
+    ]).changes;
+  }
+
   /** Forget rows whose token expired. */
   prune(now: number): number {
     return this.db.run('DELETE FROM refresh_tokens WHERE expires_at <= ?', [now]).changes;

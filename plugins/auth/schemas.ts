@@ -36,11 +36,36 @@ export const TokenPairBody = Type.Object({
   token_type: Type.Literal('bearer'),
 });
 
+const DeviceToken = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  description:
+    'Known-device token: keep it and send it with the next login of the same user. It lets ' +
+    'that login skip the slowdown a guesser spread over many addresses causes for the username ' +
+    '(never the per-address lockouts). It grants no access by itself.',
+});
+
+/** Login: credentials and, from a client that signed in before, its known-device token. */
+export const LoginRequest = Type.Object({
+  username: Username,
+  password: Password,
+  device_token: Type.Optional(DeviceToken),
+});
+
+/** A sign-in's answer (login): the token pair and a known-device token. */
+export const SignInBody = Type.Object({
+  access_token: TokenPairBody.properties.access_token,
+  refresh_token: TokenPairBody.properties.refresh_token,
+  token_type: Type.Literal('bearer'),
+  device_token: DeviceToken,
+});
+
 export const SetupResponse = Type.Object({
   message: Type.String(),
   access_token: Type.String(),
   refresh_token: Type.String(),
   token_type: Type.Literal('bearer'),
+  device_token: DeviceToken,
 });
 
 export const RefreshRequest = Type.Object({
@@ -74,12 +99,35 @@ export const UsernameParams = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 256 }),
 });
 
-export const UpdateUserRequest = Type.Object({ disabled: Type.Boolean() });
+export const UpdateUserRequest = Type.Object({
+  disabled: Type.Optional(Type.Boolean({ description: 'Disable or re-enable the account.' })),
+  password: Type.Optional(
+    Type.String({
+      minLength: 8,
+      maxLength: 72,
+      writeOnly: true,
+      description:
+        'A new password (8–72 characters). Every sign-in (refresh token) of the user is revoked.',
+    }),
+  ),
+  current_password: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 72,
+      writeOnly: true,
+      description: 'Required to change your own password; not needed to reset another user’s.',
+    }),
+  ),
+});
+export type UpdateUserRequest = Static<typeof UpdateUserRequest>;
 
 export const UpdateUserResponse = Type.Object({
   message: Type.String(),
   username: Type.String(),
   disabled: Type.Boolean(),
+  password_changed: Type.Optional(
+    Type.Literal(true, { description: 'Present when the password was replaced.' }),
+  ),
 });
 
 /** Error answers documented per route (core adds 401/403/413/422/500 itself). */

@@ -15,7 +15,7 @@ import type { PasswordHasher } from './password-hasher.js';
 import type { LoginSlowdown } from './login-slowdown.js';
 import type { KeyPolicy, LimitedKey, RateLimiter } from './rate-limiter.js';
 import type { SessionTokens } from './session-tokens.js';
-import type { TokenPair, TokenService } from './token-service.js';
+import type { TokenPair, TokenService, TokenSubject } from './token-service.js';
 import type { UserRecord, UserStore } from './user-store.js';
 
 /** What signing in needs. */
@@ -29,9 +29,16 @@ export interface SessionServiceDeps {
   readonly perUser: KeyPolicy;
   readonly perAddress: KeyPolicy;
   readonly slowdown: LoginSlowdown;
+  /** Lifetime of known-device tokens (the refresh token lifetime). */
+  readonly deviceTtlSec: number;
   readonly logger: Logger;
   /** Told once per lockout (the plugin turns it into a notable event). */
   readonly onLockout?: (lockout: { username: string; ip: string; seconds: number }) => void;
+}
+
+/** A sign-in's answer: the token pair and the known-device token for the next login. */
+export interface SignIn extends TokenPair {
+  readonly device_token: string;
 }
 
 /** Answer of verify. */
@@ -64,7 +71,12 @@ function rateLimited(retryAfterMs: number): TooManyRequestsError {
 export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {}
 
-  async login(username: string, password: string, ip: string): Promise<TokenPair> {
+  async login(
+    username: string,
+    password: string,
+    ip: string,
+    deviceToken?: string,
+  ): Promise<SignIn> {
     const { users, state, hasher, limiter, slowdown, logger } = this.deps;
     if (!state.mode.enabled) throw new UnauthorizedError('AUTH_NOT_ENABLED', NOT_ENABLED);
     const name = username.toLowerCase();
@@ -74,7 +86,8 @@ export class SessionService {
       logger.debug('login refused: locked after failed attempts', { username, ip });
       throw rateLimited(decision.retryAfterMs);
     }
-    const turn = slowdown.turn(name, ip);
+    const knownDevice = await this.isKnownDevice(deviceToken, name);
+    const turn = knownDevice ? ({ kind: 'now' } as const) : slowdown.turn(name, ip);
     if (turn.kind === 'refuse') throw rateLimited(turn.retryAfterMs);
     if (turn.kind === 'wait') await delay(turn.ms);
     const user = users.findCredentials(username);
@@ -99,8 +112,38 @@ export class SessionService {
       logger.info('login refused: account disabled', { username, ip });
       throw new ForbiddenError('AUTH_USER_DISABLED', 'User account is disabled');
     }
-    logger.info('login succeeded', { username, ip });
-    return this.deps.sessionTokens.issue(user);
+    logger.info('login succeeded', { username, ip, known_device: knownDevice });
+    return this.signIn(user);
+  }
+
+  /** A new sign-in's tokens and a fresh known-device token. */
+  private async signIn(user: TokenSubject): Promise<SignIn> {
+    const pair = await this.deps.sessionTokens.issue(user);
+    return { ...pair, device_token: await this.knownDevice(user.username) };
+  }
+
+  /**
+   * After setup: its address counts as signed in, so the owner who set stackd up is never queued
+   * behind a guesser from there; answers the known-device token for the next login.
+   */
+  async setUp(username: string, ip: string): Promise<string> {
+    this.deps.slowdown.succeeded(username.toLowerCase(), ip);
+    return this.knownDevice(username);
+  }
+
+  private async knownDevice(username: string): Promise<string> {
+    const user = this.deps.users.find(username);
+    if (user === undefined)
+      throw new UnauthorizedError('AUTH_USER_REVOKED', 'User account no longer exists');
+    return this.deps.tokens.issueDevice(user, this.deps.deviceTtlSec);
+  }
+
+  /** Whether `token` is a device token that signed in as `name` (case-insensitive) before. */
+  private async isKnownDevice(token: string | undefined, name: string): Promise<boolean> {
+    if (token === undefined) return false;
+    const check = await this.deps.tokens.verify(token, 'device');
+    if (!check.ok || check.claims.sub.toLowerCase() !== name) return false;
+    return principalState(this.deps.users, check.claims.sub, check.claims.uid) !== 'revoked';
   }
 
   /** Rotate: the next pair of the token's sign-in; the old token stops working after a grace. */

@@ -58,6 +58,11 @@ export class SessionTokens {
     return this.store.revokeFamilyOf(check.claims.jti);
   }
 
+  /** End every sign-in of a user: none of their refresh tokens works any more. */
+  revokeUser(username: string): number {
+    return this.store.revokeUser(username);
+  }
+
   /** Drop expired records (at start; they are refused by expiry anyway). */
   prune(): number {
     return this.store.prune(this.now());

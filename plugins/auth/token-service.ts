@@ -16,8 +16,11 @@ import type * as Jose from 'jose';
 let jose: Promise<typeof Jose> | undefined;
 const loadJose = (): Promise<typeof Jose> => (jose ??= import('jose'));
 
-/** Which kind of token; a refresh token is never accepted where an access token is needed. */
-export type TokenType = 'access' | 'refresh';
+/**
+ * Which kind of token; a refresh token is never accepted where an access token is needed. A
+ * device token only tells login that this client signed in as the user before.
+ */
+export type TokenType = 'access' | 'refresh' | 'device';
 
 /** The claims this service signs and checks. */
 export interface TokenClaims {
@@ -95,6 +98,15 @@ export class TokenService {
     };
   }
 
+  /**
+   * A known-device token for `subject`: given back at login, it skips the username-wide
+   * slowdown (never the per-address lockouts). It grants nothing else.
+   */
+  async issueDevice(subject: TokenSubject, ttlSec: number): Promise<string> {
+    const issuedAt = Math.floor(this.now() / 1000);
+    return this.sign(subject, 'device', issuedAt, ttlSec, randomUUID());
+  }
+
   /** Check signature, expiry, the claim set and the expected type. Never throws. */
   async verify(token: string, expected: TokenType): Promise<TokenCheck> {
     const known = this.verified.get(token);
@@ -105,7 +117,7 @@ export class TokenService {
       }
       return known.type === expected
         ? { ok: true, claims: known }
-        : { ok: false, reason: `not an ${expected} token` };
+        : { ok: false, reason: `not a ${expected} token` };
     }
     const check = await this.verifySignature(token, expected);
     if (check.ok) this.remember(token, check.claims);
@@ -129,7 +141,7 @@ export class TokenService {
         requiredClaims: ['sub', 'exp', 'iat', 'jti'],
       });
       const { sub, uid, type, iat, exp, jti } = payload as Record<string, unknown>;
-      if (type !== expected) return { ok: false, reason: `not an ${expected} token` };
+      if (type !== expected) return { ok: false, reason: `not a ${expected} token` };
       if (
         typeof sub !== 'string' ||
         typeof uid !== 'string' ||

@@ -114,6 +114,14 @@ export class UserStore {
     return changed;
   }
 
+  /** Replace a user's password hash; false when the user does not exist. */
+  setPasswordHash(username: string, passwordHash: string): boolean {
+    return (
+      this.db.run('UPDATE users SET password_hash = ? WHERE username = ?', [passwordHash, username])
+        .changes === 1
+    );
+  }
+
   /** Delete a user; false when the user does not exist. */
   delete(username: string): boolean {
     const deleted = this.db.run('DELETE FROM users WHERE username = ?', [username]).changes === 1;

@@ -59,29 +59,34 @@ export function splitCommand(command: string): string[] {
 /** Values a placeholder may take: scalar fields of the block. */
 export type PlaceholderValues = Readonly<Record<string, unknown>>;
 
-const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const PLACEHOLDER = /\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
- * Fill `{field}` placeholders from `values` (strings, numbers and booleans only). `{{` and `}}`
- * stand for literal braces; braces around anything that is not an identifier are left alone.
- * An unknown placeholder throws, naming it and `where` it was found.
+ * Fill `{field}` placeholders from `values`. Only a field the block has is a placeholder: every
+ * other brace (`}}` ending a `node -e` script, `{print $1}` for awk, `{unknown}`) is kept as
+ * written, so commands never change under the author's feet. `{{field}}` is the escape for a
+ * literal `{field}` where `field` is a real field. A placeholder naming a field that is not a
+ * string, number or boolean throws, naming it and `where` it was found.
  */
 export function fillPlaceholders(
   template: string,
   values: PlaceholderValues,
   where: string,
 ): string {
-  return template.replace(PLACEHOLDER, (match, field: string | undefined) => {
-    if (field === undefined) return match.charAt(0);
-    const value = values[field];
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-      return String(value);
-    throw new ProcessSpecError(
-      value === undefined
-        ? `unknown placeholder {${field}} in ${where}: the block has no field '${field}'`
-        : `placeholder {${field}} in ${where}: field '${field}' is not a string, number or boolean`,
-    );
-  });
+  return template.replace(
+    PLACEHOLDER,
+    (match, escaped: string | undefined, field: string | undefined) => {
+      const name = escaped ?? field ?? '';
+      if (!Object.hasOwn(values, name) || values[name] === undefined) return match;
+      if (escaped !== undefined) return `{${escaped}}`;
+      const value = values[name];
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+      throw new ProcessSpecError(
+        `placeholder {${name}} in ${where}: field '${name}' is not a string, number or boolean`,
+      );
+    },
+  );
 }
 
 /** The argv of a block's `command` (array or string), placeholders filled. */

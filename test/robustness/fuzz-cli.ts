@@ -1,11 +1,13 @@
 /**
- * `npm run fuzz`: the long robustness run outside `npm test` — 10,000 hostile requests, 50
- * kills and a disk filled up under background work by default. STACKD_FUZZ_SEED, STACKD_FUZZ_REQUESTS and STACKD_FUZZ_KILLS change them.
+ * `npm run fuzz`: the long robustness run outside `npm test` — 10,000 hostile requests, the
+ * proxy-token and request-smuggling cases, 50 kills and a disk filled up under background work
+ * by default. STACKD_FUZZ_SEED, STACKD_FUZZ_REQUESTS and STACKD_FUZZ_KILLS change them.
  * Exits 1 when anything was found.
  */
 import { FUZZ_KEYS, FUZZ_PROCESSES, startFuzzHost } from './fuzz-host.js';
 import { describeReport, runFuzz, unhandledErrors } from './fuzz-run.js';
 import { runDiskFull } from './disk-full-run.js';
+import { runEdgeCases } from './edge-run.js';
 import { runKills } from './kill-run.js';
 import { seedFromEnv } from './prng.js';
 
@@ -42,6 +44,11 @@ async function main(): Promise<void> {
   } finally {
     await host.stop();
   }
+  const edgeProblems = await runEdgeCases();
+  console.log(
+    `proxy-token and smuggling cases: ${edgeProblems.length === 0 ? 'all held' : edgeProblems.join('; ')}`,
+  );
+  failed ||= edgeProblems.length > 0;
   if (kills > 0) {
     const report = await runKills(seed, kills);
     console.log(`kills (seed ${seed}): ${JSON.stringify(report.kills)}`);

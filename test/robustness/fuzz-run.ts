@@ -23,6 +23,8 @@ export interface FuzzOptions {
   /** WebSocket sessions per stream. */
   readonly socketSessions: number;
   readonly timeoutMs: number;
+  /** Told about every HTTP answer (the OpenAPI replay checks each against the document). */
+  readonly onAnswer?: (operation: Operation, label: string, outcome: RawOutcome) => void;
 }
 
 /** Something the host must never do, with what reproduces it. */
@@ -138,6 +140,7 @@ export async function runFuzz(
       sent += 1;
       const key = outcome.kind === 'answer' ? String(outcome.status) : outcome.kind;
       byStatus[key] = (byStatus[key] ?? 0) + 1;
+      options.onAnswer?.(operation, planned.label, outcome);
       const finding = classify(planned, outcome);
       if (finding !== null) findings.push(finding);
     }

@@ -6,7 +6,13 @@ import { request } from 'node:http';
 
 /** What came back, or why nothing did. */
 export type RawOutcome =
-  | { readonly kind: 'answer'; readonly status: number; readonly body: string }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly body: string;
+      /** The media type of the answer (no parameters), '' when none was sent. */
+      readonly contentType: string;
+    }
   | { readonly kind: 'hang' }
   | { readonly kind: 'client-refused'; readonly reason: string }
   | { readonly kind: 'connection-error'; readonly reason: string };
@@ -65,6 +71,7 @@ export function sendRaw(origin: string, raw: RawRequest, timeoutMs: number): Pro
         finish({
           kind: 'answer',
           status: response.statusCode ?? 0,
+          contentType: (response.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '',
           body: Buffer.concat(chunks).toString('utf8').slice(0, 2_000),
         }),
       );

@@ -1,5 +1,5 @@
 /** `POST /ai/diagnose`, `/ai/diagnose-stack`, `/ai/follow-up`. */
-import { InputError, defineRoute } from '../../../sdk/index.js';
+import { ErrorBody, InputError, defineRoute } from '../../../sdk/index.js';
 import type { DiagnosisService } from '../diagnosis.js';
 import {
   DiagnoseBody,
@@ -19,7 +19,10 @@ export function diagnoseRoute(service: DiagnosisService) {
     summary: 'Diagnose one process from its redacted bundle',
     tags: ['ai'],
     capability: CAPABILITY,
-    schema: { body: DiagnoseBody, response: DiagnoseResponse },
+    schema: {
+      body: DiagnoseBody,
+      response: { 200: DiagnoseResponse, 404: ErrorBody, 502: ErrorBody },
+    },
     handler: (request) => {
       if (request.body.process_name.trim() === '')
         throw new InputError('AI_PROCESS_NAME_REQUIRED', 'process_name is required', {
@@ -37,7 +40,7 @@ export function diagnoseStackRoute(service: DiagnosisService) {
     summary: 'Diagnose the whole stack from its redacted bundle',
     tags: ['ai'],
     capability: CAPABILITY,
-    schema: { body: DiagnoseStackBody, response: DiagnoseResponse },
+    schema: { body: DiagnoseStackBody, response: { 200: DiagnoseResponse, 502: ErrorBody } },
     handler: (request) => service.diagnose(request.body, request.signal),
   });
 }
@@ -49,7 +52,7 @@ export function followUpRoute(service: DiagnosisService) {
     summary: 'Ask a follow-up question reusing the session bundle',
     tags: ['ai'],
     capability: CAPABILITY,
-    schema: { body: FollowUpBody, response: FollowUpResponse },
+    schema: { body: FollowUpBody, response: { 200: FollowUpResponse, 404: ErrorBody } },
     handler: (request) =>
       service.followUp(request.body.session_id, request.body.question, request.signal),
   });

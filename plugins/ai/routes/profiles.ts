@@ -1,5 +1,5 @@
 /** Provider profiles: save (create/update, made active), activate, delete. */
-import { defineRoute } from '../../../sdk/index.js';
+import { ErrorBody, defineRoute } from '../../../sdk/index.js';
 import { checkProviderUrl } from '../provider-client.js';
 import { ProfileBody, ProfileParams, PublicSettings } from '../schemas.js';
 import type { SettingsStore } from '../settings-store.js';
@@ -26,7 +26,7 @@ export function activateProfileRoute(store: SettingsStore) {
     path: '/ai/profiles/:profile_id/activate',
     summary: 'Make a saved profile active',
     tags: ['ai'],
-    schema: { params: ProfileParams, response: PublicSettings },
+    schema: { params: ProfileParams, response: { 200: PublicSettings, 404: ErrorBody } },
     handler: (request) => store.activate(request.params.profile_id),
   });
 }
@@ -37,7 +37,7 @@ export function deleteProfileRoute(store: SettingsStore) {
     path: '/ai/profiles/:profile_id',
     summary: 'Delete a profile (the first remaining becomes active)',
     tags: ['ai'],
-    schema: { params: ProfileParams, response: PublicSettings },
+    schema: { params: ProfileParams, response: { 200: PublicSettings, 404: ErrorBody } },
     handler: (request) => store.remove(request.params.profile_id),
   });
 }

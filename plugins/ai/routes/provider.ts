@@ -1,5 +1,5 @@
 /** `POST /ai/test` and `POST /ai/models`: reach a (possibly unsaved) provider. */
-import { defineRoute } from '../../../sdk/index.js';
+import { ErrorBody, defineRoute } from '../../../sdk/index.js';
 import type { ProviderTarget } from '../adapters/types.js';
 import { adapterFor } from '../adapters/index.js';
 import { compatibilityOf, lifecycleOf } from '../lifecycle.js';
@@ -37,7 +37,7 @@ export function testRoute(store: SettingsStore) {
     path: '/ai/test',
     summary: 'Send a tiny prompt to the provider (no logs, config or bundle)',
     tags: ['ai'],
-    schema: { body: ProviderBody, response: TestResponse },
+    schema: { body: ProviderBody, response: { 200: TestResponse, 502: ErrorBody } },
     handler: async (request) => {
       const target = targetOf(store, request.body);
       const answer = await complete(target, 'Reply with OK.', 'Say OK.', request.signal);
@@ -58,7 +58,7 @@ export function modelsRoute(store: SettingsStore) {
     path: '/ai/models',
     summary: "List the provider's models",
     tags: ['ai'],
-    schema: { body: ProviderBody, response: ModelsResponse },
+    schema: { body: ProviderBody, response: { 200: ModelsResponse, 502: ErrorBody } },
     handler: async (request) => {
       const target = targetOf(store, request.body);
       const models = await listModels(target, request.signal);

@@ -35,7 +35,12 @@ export function setupRoute(runtime: AuthRuntime) {
     },
     handler: async (request) => {
       const pair = await runtime.accounts.setup(request.body.username, request.body.password);
-      return { message: 'Authentication set up: first user created and signed in', ...pair };
+      const device = await runtime.sessions.setUp(request.body.username, request.ip);
+      return {
+        message: 'Authentication set up: first user created and signed in',
+        ...pair,
+        device_token: device,
+      };
     },
   });
 }

@@ -1,8 +1,9 @@
 /** Signing in: login, refresh and verify are open (DECISIONS #9); logout needs a token. */
 import { InputError, MessageBody, defineRoute } from '../../../sdk/index.js';
 import {
-  Credentials,
   Errors,
+  LoginRequest,
+  SignInBody,
   RefreshRequest,
   TokenPairBody,
   VerifyQuery,
@@ -21,18 +22,27 @@ export function loginRoute(runtime: AuthRuntime) {
     summary: 'Sign in with username and password',
     description:
       '401 for wrong credentials (or while authentication is disabled), 403 for a disabled ' +
-      'account, 429 with Retry-After after repeated failures for the username or client address.',
+      'account, 429 with Retry-After after repeated failures for the username or client address. ' +
+      'Failures for one username from many addresses space its attempts apart (429 when the ' +
+      'queue is longer than 30 s); two kinds of client skip that queue, never the per-address ' +
+      'lockouts: an address that signed in as the user lately (setup counts), and a client that ' +
+      'sends back the `device_token` a previous sign-in answered.',
     schema: {
-      body: Credentials,
+      body: LoginRequest,
       response: {
-        200: TokenPairBody,
+        200: SignInBody,
         ...Errors.unauthorized,
         ...Errors.forbidden,
         ...Errors.tooMany,
       },
     },
     handler: (request) =>
-      runtime.sessions.login(request.body.username, request.body.password, request.ip),
+      runtime.sessions.login(
+        request.body.username,
+        request.body.password,
+        request.ip,
+        request.body.device_token,
+      ),
   });
 }
 

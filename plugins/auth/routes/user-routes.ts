@@ -2,7 +2,7 @@
  * User management (SPEC "User account" table). Needs a token while authentication is enabled;
  * open while it is disabled (DECISIONS #8).
  */
-import { MessageBody, reply, defineRoute } from '../../../sdk/index.js';
+import { InputError, MessageBody, reply, defineRoute } from '../../../sdk/index.js';
 import {
   CreateUserResponse,
   Credentials,
@@ -49,16 +49,46 @@ export function updateUserRoute(runtime: AuthRuntime) {
     method: 'PUT',
     path: '/api/auth/users/:username',
     tags: AUTH_TAGS,
-    summary: 'Disable or re-enable a user',
-    description: '400 when it would disable the last active user; 404 for an unknown user.',
+    summary: 'Disable, re-enable a user or change their password',
+    description: [
+      '`disabled` disables or re-enables the account: 400 when it would disable the last active',
+      'user. `password` sets a new password and revokes every refresh token of the user (they',
+      'sign in again everywhere): changing your own needs `current_password` (422 naming it when',
+      'missing, 403 AUTH_CURRENT_PASSWORD_WRONG when wrong); resetting another user’s does not.',
+      'A body with neither field is 422. 404 for an unknown user.',
+    ].join('\n'),
     schema: {
       params: UsernameParams,
       body: UpdateUserRequest,
-      response: { 200: UpdateUserResponse, ...Errors.badRequest, ...Errors.notFound },
+      response: {
+        200: UpdateUserResponse,
+        ...Errors.badRequest,
+        ...Errors.forbidden,
+        ...Errors.notFound,
+      },
     },
-    handler: (request) => {
-      const user = runtime.accounts.setDisabled(request.params.username, request.body.disabled);
-      return { message: 'User updated successfully', ...user };
+    handler: async (request) => {
+      const { username } = request.params;
+      const { disabled, password, current_password: currentPassword } = request.body;
+      if (disabled === undefined && password === undefined)
+        throw new InputError('AUTH_NOTHING_TO_UPDATE', 'Give disabled, password or both', {
+          field: 'disabled',
+        });
+      if (password !== undefined)
+        await runtime.accounts.changePassword({
+          username,
+          actor: request.principal?.username ?? null,
+          newPassword: password,
+          currentPassword,
+        });
+      const user =
+        disabled === undefined
+          ? runtime.accounts.account(username)
+          : runtime.accounts.setDisabled(username, disabled);
+      const message = 'User updated successfully';
+      return password === undefined
+        ? { message, ...user }
+        : { message, ...user, password_changed: true as const };
     },
   });
 }

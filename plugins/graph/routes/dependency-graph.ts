@@ -1,5 +1,5 @@
 /** `GET /process/dependency-graph`: the graph of one process. */
-import { InputError, NotFoundError, defineRoute } from '../../../sdk/index.js';
+import { ErrorBody, InputError, NotFoundError, defineRoute } from '../../../sdk/index.js';
 import type { GraphService } from '../graph-service.js';
 import { DependencyGraphQuery, DependencyGraphResponse } from '../schemas.js';
 
@@ -12,7 +12,10 @@ export function dependencyGraphRoute(service: GraphService) {
     description:
       'Relations derived from the configuration, each with its signals and strength. Edges point from dependency to dependent; scope=all adds soft linkage.',
     tags: ['process'],
-    schema: { query: DependencyGraphQuery, response: DependencyGraphResponse },
+    schema: {
+      query: DependencyGraphQuery,
+      response: { 200: DependencyGraphResponse, 404: ErrorBody },
+    },
     handler: (request) => {
       const processName = request.query.process_name.trim();
       if (processName === '')

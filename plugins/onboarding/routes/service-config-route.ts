@@ -1,5 +1,6 @@
 /** POST /config/service-config: read or replace the config file a service's block declares. */
 import {
+  ErrorBody,
   defineRoute,
   listProcessEntries,
   requireProcessEntry,
@@ -88,7 +89,7 @@ export const serviceConfigRoute = (deps: ServiceConfigRouteDeps) =>
     tags: ['config'],
     schema: {
       body: ServiceConfigBody,
-      response: Type.Union([ServiceConfigRead, ServiceConfigWritten]),
+      response: { 200: Type.Union([ServiceConfigRead, ServiceConfigWritten]), 404: ErrorBody },
     },
     handler: async ({ body }) => {
       const entries = listProcessEntries(deps.stack.read());

@@ -1,5 +1,5 @@
 /** The configuration routes: read (secrets redacted), update, schemas, earlier-generation aliases. */
-import { defineRoute, type Logger, type StackConfig } from '../../../sdk/index.js';
+import { ErrorBody, defineRoute, type Logger, type StackConfig } from '../../../sdk/index.js';
 import { blockJsonSchema, documentJsonSchema } from '../config-model/block-schema.js';
 import {
   ConfigDocument,
@@ -43,7 +43,7 @@ export function getConfigRoute(ctx: ConfigRouteContext) {
       'keys, tokens, passwords, secrets, cookies, webhook and notification URLs and header values ' +
       'show as "[REDACTED]", credentials inside URLs as `***`.',
     tags: TAGS,
-    schema: { query: ConfigQuery, response: ConfigDocument },
+    schema: { query: ConfigQuery, response: { 200: ConfigDocument, 404: ErrorBody } },
     handler: ({ query }) => {
       const document = ctx.stack.read();
       if (query.process_name === undefined)
@@ -68,7 +68,7 @@ export function updateConfigRoute(ctx: ConfigRouteContext, deps: ConfigRouteDeps
       '`updates.port`); the file is written atomically. A full configuration object (the earlier ' +
       'generation of this path) is a global update.',
     tags: TAGS,
-    schema: { body: ConfigUpdateBody, response: ConfigUpdateResponse },
+    schema: { body: ConfigUpdateBody, response: { 200: ConfigUpdateResponse, 404: ErrorBody } },
     handler: async ({ body }) => {
       if (body.process_name === undefined)
         return updateDocument(ctx.stack, { updates: body.updates, persist: body.persist });

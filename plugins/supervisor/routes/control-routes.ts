@@ -1,12 +1,12 @@
 /** POST /process/start-service|stop-service|restart-service and the earlier /process/start|stop|restart. */
-import { defineRoute, isHttpError, reply } from '../../../sdk/index.js';
+import { ErrorBody, defineRoute, isHttpError, reply } from '../../../sdk/index.js';
 import { ControlBody, LegacyControlBody, ProcessNameBody } from '../schemas.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProcessControl } from '../process-control.js';
 
 const START_DESCRIPTION = [
   'Answers once the process is running (200), or when the start failed: 400',
-  'PROCESS_CONFIG_INVALID (the block cannot be run: unknown placeholder, bad command),',
+  'PROCESS_CONFIG_INVALID (the block cannot be run: a placeholder naming a non-scalar field, bad command),',
   '409 PROCESS_START_FAILED naming the reason (it exited at once, a wait timed out, the program is missing), 409',
   'PROCESS_START_CANCELLED (stopped meanwhile). A start still waiting for its dependencies',
   'when the response timeout passes answers 202 with status starting; it goes on in the',
@@ -60,7 +60,10 @@ export function startServiceRoute(supervisor: Supervisor, control: ProcessContro
     summary: 'Start a process (and re-enable its auto-restart)',
     description: START_DESCRIPTION,
     tags: ['process'],
-    schema: { body: ProcessNameBody, response: { 200: ControlBody, 202: ControlBody } },
+    schema: {
+      body: ProcessNameBody,
+      response: { 200: ControlBody, 202: ControlBody, 404: ErrorBody },
+    },
     handler: ({ body }) => started(body.process_name, false),
   });
 }
@@ -73,7 +76,10 @@ export function restartServiceRoute(supervisor: Supervisor, control: ProcessCont
     summary: 'Stop a process (when running), then start it',
     description: START_DESCRIPTION,
     tags: ['process'],
-    schema: { body: ProcessNameBody, response: { 200: ControlBody, 202: ControlBody } },
+    schema: {
+      body: ProcessNameBody,
+      response: { 200: ControlBody, 202: ControlBody, 404: ErrorBody },
+    },
     handler: ({ body }) => started(body.process_name, true),
   });
 }
@@ -88,7 +94,7 @@ export function stopServiceRoute(supervisor: Supervisor, control: ProcessControl
       'start. Stopping a stopped process is a 200 no-op ("Service was not running"). The API ' +
       'itself cannot be stopped: 400 PROCESS_SELF_STOP. Unknown process → 404.',
     tags: ['process'],
-    schema: { body: ProcessNameBody, response: ControlBody },
+    schema: { body: ProcessNameBody, response: { 200: ControlBody, 404: ErrorBody } },
     handler: async ({ body }) => {
       const entry = supervisor.requireEntry(body.process_name);
       const { state, wasRunning } = await control.stop(entry);
@@ -113,10 +119,13 @@ export function legacyStartRoute(
     method: 'POST',
     path: restart ? '/process/restart' : '/process/start',
     summary: `Earlier generation of ${restart ? 'restart' : 'start'}-service`,
-    description: 'Deprecated alias. A failed start answers 200 with success false.',
+    description:
+      'Deprecated alias. A start that fails (the process exits, a wait times out, the block ' +
+      'cannot be run) answers 200 with success false and the reason in message; an unknown ' +
+      'process_name answers 404 PROCESS_NOT_FOUND.',
     tags: ['process'],
     deprecated: true,
-    schema: { body: ProcessNameBody, response: LegacyControlBody },
+    schema: { body: ProcessNameBody, response: { 200: LegacyControlBody, 404: ErrorBody } },
     handler: ({ body }) => legacyStart(body.process_name, restart),
   });
 }
@@ -129,7 +138,7 @@ export function legacyStopRoute(supervisor: Supervisor, control: ProcessControl)
     description: 'Deprecated alias.',
     tags: ['process'],
     deprecated: true,
-    schema: { body: ProcessNameBody, response: LegacyControlBody },
+    schema: { body: ProcessNameBody, response: { 200: LegacyControlBody, 404: ErrorBody } },
     handler: async ({ body }) => {
       const entry = supervisor.requireEntry(body.process_name);
       const { wasRunning } = await control.stop(entry);

@@ -1,5 +1,12 @@
 /** GET /logs: the cursor protocol and the earlier-generation line list. */
-import { InputError, NotFoundError, Type, defineRoute, jsonTextReply } from '../../../sdk/index.js';
+import {
+  ErrorBody,
+  InputError,
+  NotFoundError,
+  Type,
+  defineRoute,
+  jsonTextReply,
+} from '../../../sdk/index.js';
 import { logChunkJsonParts } from '../logs/log-chunk-json.js';
 import { readLogChunk } from '../logs/log-cursor.js';
 import type { LogLineBus } from '../logs/log-line-bus.js';
@@ -53,7 +60,7 @@ export function logsRoute(deps: LogRouteDeps) {
     tags: ['logs'],
     schema: {
       query: LogsQuery,
-      response: Type.Union([LogChunkBody, LogLinesBody]),
+      response: { 200: Type.Union([LogChunkBody, LogLinesBody]), 404: ErrorBody },
     },
     handler: async ({ query }) => {
       if (query.process_name !== undefined) {

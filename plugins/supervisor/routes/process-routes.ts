@@ -1,5 +1,6 @@
 /** GET /process/processes, GET /process and GET /process/service-status: thin readers. */
 import {
+  ErrorBody,
   defineRoute,
   type DependencyGraphService,
   type Logger,
@@ -42,7 +43,7 @@ export function processDetailRoute(supervisor: Supervisor, deps: ProcessDetailDe
       'parallel_groups come from the dependency graph plugin for the given scope when it is ' +
       'loaded, else the list is empty. Unknown process → 404.',
     tags: ['process'],
-    schema: { query: ProcessDetailQuery, response: ProcessDetailBody },
+    schema: { query: ProcessDetailQuery, response: { 200: ProcessDetailBody, 404: ErrorBody } },
     handler: ({ query }) => {
       const entry = supervisor.requireEntry(query.process_name);
       let groups: ParallelGroup[] = [];
@@ -76,7 +77,7 @@ export function serviceStatusRoute(supervisor: Supervisor) {
     summary: 'Live status of one process',
     description: 'Unknown process → 404 (DECISIONS #12; the reference answered "stopped").',
     tags: ['process'],
-    schema: { query: ServiceStatusQuery, response: ServiceStatusBody },
+    schema: { query: ServiceStatusQuery, response: { 200: ServiceStatusBody, 404: ErrorBody } },
     handler: ({ query }) => {
       const state = supervisor.stateOf(supervisor.requireEntry(query.process_name));
       return query.include_health === true

@@ -55,6 +55,7 @@ test.serial('no users | setup → enabled, first user created, tokens returned',
   expectStatus(t, response, 200);
   t.deepEqual(Object.keys(response.body).sort(), [
     'access_token',
+    'device_token',
     'message',
     'refresh_token',
     'token_type',

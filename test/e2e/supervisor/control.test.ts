@@ -128,6 +128,7 @@ test('failed starts: 409 with the exit reason, 400 for a block that cannot run',
       typo: fixtureBlock('Typo', program('long-running'), ['--port', '{prot}'], {
         enabled: false,
         port: 1,
+        prot: { not: 'a scalar' },
       }),
     },
     { supervisor: { start_check_ms: 5000 } },
@@ -146,7 +147,10 @@ test('failed starts: 409 with the exit reason, 400 for a block that cannot run',
   const typo = await request(host.url, '/process/start-service', body('Typo'));
   t.is(typo.status, 400);
   t.is(typo.body.code, 'PROCESS_CONFIG_INVALID');
-  t.regex(typo.body.detail as string, /unknown placeholder \{prot\} in command\[3\]/);
+  t.regex(
+    typo.body.detail as string,
+    /placeholder \{prot\} in command\[3\]: field 'prot' is not a string/,
+  );
   const legacy = await request(host.url, '/process/start', body('Typo'));
   t.like(legacy, { status: 200, body: { success: false, pid: null } });
 });

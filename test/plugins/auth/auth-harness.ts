@@ -96,6 +96,7 @@ export function authParts(
     sessionTokens,
     limiter,
     slowdown,
+    deviceTtlSec: 3600,
     perUser: { maxFailures: options.perUser ?? 5 },
     perAddress: { maxFailures: options.perAddress ?? 20 },
     logger,

@@ -74,13 +74,13 @@ test('stop leaves no grandchild behind', async (t) => {
   t.false(isAlive(grandchild));
 });
 
-test('an unknown placeholder fails the start with a clear reason', async (t) => {
-  const { runner } = makeRunner({ command: ['node', '--port={prot}'] });
+test('a placeholder naming a non-scalar field fails the start with a clear reason', async (t) => {
+  const { runner } = makeRunner({ command: ['node', '--port={prot}'], prot: { a: 1 } });
   const outcome = await runner.start();
   t.is(outcome.failure?.kind, 'config');
   t.is(
     outcome.state.reason,
-    "invalid configuration: unknown placeholder {prot} in command[1]: the block has no field 'prot'",
+    "invalid configuration: placeholder {prot} in command[1]: field 'prot' is not a string, number or boolean",
   );
   t.is(outcome.state.status, 'crashed');
 });

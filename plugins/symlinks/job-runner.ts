@@ -34,6 +34,12 @@ export class JobRunner {
     private readonly tasks: TaskRunner,
     private readonly events: EventBus,
     private readonly logger: Logger,
+    /** Told when a job ends, with its result when it completed (the exposition's counters). */
+    private readonly onFinished: (
+      operation: JobOperation,
+      outcome: 'completed' | 'failed',
+      result?: unknown,
+    ) => void = () => undefined,
   ) {}
 
   enqueue(
@@ -51,10 +57,12 @@ export class JobRunner {
           signal,
         );
         this.announce(this.store.completed(job.job_id, result));
+        this.onFinished(operation, 'completed', result);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.logger.warn(`symlink job ${job.job_id} (${operation}) failed: ${message}`);
         this.announce(this.store.failed(job.job_id, message));
+        this.onFinished(operation, 'failed');
       }
     };
     this.chain = this.chain.then(() =>

@@ -14,7 +14,19 @@ export default definePlugin({
   capabilities: ['request_sync', 'seerr_sync'],
   config: SyncConfig,
   register(ctx) {
-    const service = new SyncService(ctx.storage, ctx.events, ctx.logger);
+    const cycles = ctx.exposition.counter<'outcome'>({
+      name: 'stackd_sync_cycles_total',
+      help: 'Request-sync cycles by outcome (ok, failed: the primary could not be polled)',
+      labelNames: ['outcome'],
+    });
+    const requestFailures = ctx.exposition.counter({
+      name: 'stackd_sync_request_failures_total',
+      help: 'Requests that failed to sync to a subordinate',
+    });
+    const service = new SyncService(ctx.storage, ctx.events, ctx.logger, (failed, newFailures) => {
+      cycles.inc({ outcome: failed ? 'failed' : 'ok' });
+      requestFailures.inc({}, newFailures);
+    });
     // SPEC paths and the dashboard's /seerr-sync alias (DECISIONS #27); core adds /api to both.
     for (const prefix of ['/request-sync', '/seerr-sync'] as const) {
       const routes = syncRoutes(service, prefix);

@@ -46,6 +46,8 @@ export class SyncService {
     private readonly storage: PluginStorage,
     private readonly events: EventBus,
     private readonly logger: Logger,
+    /** Told after each cycle: whether the primary poll failed, requests newly failing. */
+    private readonly onCycle: (failed: boolean, newFailures: number) => void = () => undefined,
   ) {}
 
   async load(): Promise<void> {
@@ -100,6 +102,7 @@ export class SyncService {
     const state = (this.state ??= emptyState());
     const before = new Set(Object.keys(state.failed));
     let changed = this.state.last_poll_ts === null;
+    let failed = false;
     try {
       changed =
         (await runCycle(state, {
@@ -114,6 +117,7 @@ export class SyncService {
         })) || changed;
       this.transition('primary', false, 'Request sync: primary poll recovered', '');
     } catch (error) {
+      failed = true;
       this.transition(
         'primary',
         true,
@@ -122,6 +126,7 @@ export class SyncService {
       );
       this.logger.warn('request sync poll failed', { error: (error as Error).message });
     }
+    this.onCycle(failed, Object.keys(state.failed).filter((key) => !before.has(key)).length);
     for (const key of Object.keys(state.failed))
       if (!before.has(key))
         this.transition(

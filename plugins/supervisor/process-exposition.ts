@@ -66,8 +66,7 @@ function openDescriptors(pids: readonly number[]): number {
   return count;
 }
 
-/** Declare the families (during register) and refresh them before each scrape. */
-export function declareProcessSeries(exposition: Exposition, source: ExpositionSource): void {
+function declareFamilies(exposition: Exposition) {
   const p = ['process'] as const;
   const up = exposition.gauge({
     name: 'stackd_process_up',
@@ -119,45 +118,61 @@ export function declareProcessSeries(exposition: Exposition, source: ExpositionS
     help: 'Always 1; labels name the service block and instance of the process',
     labelNames: ['process', 'service', 'instance'],
   });
+  return { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes, info };
+}
+
+type Families = ReturnType<typeof declareFamilies>;
+
+/** Declare the families (during register) and refresh them before each scrape. */
+export function declareProcessSeries(exposition: Exposition, source: ExpositionSource): void {
+  const families = declareFamilies(exposition);
   const reader = new ProcUsageReader();
   const totals = new MonotonicTotals();
-  exposition.beforeScrape(async () => {
-    const states = source.states();
-    const trees = await source.pidTrees();
-    const pids = states.flatMap((s) =>
-      s.pid === null ? [] : (trees.get(s.process_name) ?? [s.pid]),
-    );
-    const usage = reader.read([...new Set(pids)]) ?? new Map<number, ProcUsage>();
-    const written = source.logBytes();
-    for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
-    for (const s of states) {
-      const process = s.process_name;
-      const tree = s.pid === null ? [] : (trees.get(process) ?? [s.pid]);
-      up.set({ process }, s.status === 'running' ? 1 : 0);
-      for (const name of STATES) state.set({ process, state: name }, s.status === name ? 1 : 0);
-      restarts.setTotal({ process }, totals.total(`restarts:${process}`, s.restarts));
-      if (s.exit_code !== null) exitCode.set({ process }, s.exit_code);
-      if (s.started_at !== null) started.set({ process }, s.started_at / 1000);
-      let rss = 0;
-      let cpuSeconds = 0;
-      for (const pid of tree) {
-        const one = usage.get(pid);
-        rss += one?.memory ?? 0;
-        cpuSeconds += one?.cpuSeconds ?? 0;
-      }
-      const cpuTotal =
-        s.pid === null
-          ? (totals.last(`cpu:${process}`) ?? 0)
-          : totals.total(`cpu:${process}`, cpuSeconds, s.pid, true);
-      cpu.setTotal({ process }, cpuTotal);
-      memory.set({ process }, rss);
-      fds.set({ process }, openDescriptors(tree));
-      logBytes.setTotal({ process }, written.get(process) ?? 0);
+  exposition.beforeScrape(() => refresh(families, source, reader, totals));
+}
+
+async function refresh(
+  families: Families,
+  source: ExpositionSource,
+  reader: ProcUsageReader,
+  totals: MonotonicTotals,
+): Promise<void> {
+  const { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes, info } = families;
+  const states = source.states();
+  const trees = await source.pidTrees();
+  const pids = states.flatMap((s) =>
+    s.pid === null ? [] : (trees.get(s.process_name) ?? [s.pid]),
+  );
+  const usage = reader.read([...new Set(pids)]) ?? new Map<number, ProcUsage>();
+  const written = source.logBytes();
+  for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
+  for (const s of states) {
+    const process = s.process_name;
+    const tree = s.pid === null ? [] : (trees.get(process) ?? [s.pid]);
+    up.set({ process }, s.status === 'running' ? 1 : 0);
+    for (const name of STATES) state.set({ process, state: name }, s.status === name ? 1 : 0);
+    restarts.setTotal({ process }, totals.total(`restarts:${process}`, s.restarts));
+    if (s.exit_code !== null) exitCode.set({ process }, s.exit_code);
+    if (s.started_at !== null) started.set({ process }, s.started_at / 1000);
+    let rss = 0;
+    let cpuSeconds = 0;
+    for (const pid of tree) {
+      const one = usage.get(pid);
+      rss += one?.memory ?? 0;
+      cpuSeconds += one?.cpuSeconds ?? 0;
     }
-    for (const d of source.list())
-      info.set(
-        { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
-        1,
-      );
-  });
+    const cpuTotal =
+      s.pid === null
+        ? (totals.last(`cpu:${process}`) ?? 0)
+        : totals.total(`cpu:${process}`, cpuSeconds, s.pid, true);
+    cpu.setTotal({ process }, cpuTotal);
+    memory.set({ process }, rss);
+    fds.set({ process }, openDescriptors(tree));
+    logBytes.setTotal({ process }, written.get(process) ?? 0);
+  }
+  for (const d of source.list())
+    info.set(
+      { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
+      1,
+    );
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks,churn]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,symlinks,churn]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -17,6 +17,7 @@ import { stopAll } from './lib/cleanup.js';
 import { loadTool } from './lib/load.js';
 import { markdownTable, type Figure } from './lib/report.js';
 import { logsBench } from './logs.bench.js';
+import { prometheusBench } from './prometheus.bench.js';
 import { streamsBench } from './streams.bench.js';
 import { supervisionBench } from './supervision.bench.js';
 import { symlinksBench } from './symlinks.bench.js';
@@ -55,6 +56,7 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   graph: () => graphBench(),
   metrics: () => metricsBench(quick),
   sync: () => syncBench(),
+  prometheus: () => prometheusBench(quick),
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
   churn: () =>

@@ -15,6 +15,7 @@ import { buildOpenApi } from '../core/schema/openapi.js';
 import { SPEC_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
 import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
+import { prometheusRoute } from './prometheus-route.js';
 
 const HealthBody = Type.Union([
   Type.Object({ status: Type.Literal('healthy') }),
@@ -67,8 +68,10 @@ export function systemRoutes(host: RunningHost, version: string): AnyRouteDefini
     );
     return openapi;
   };
+  const exposition = prometheusRoute(host);
   return [
     ...runtimeLogLevelRoutes(host.sink),
+    exposition,
     eraseRoute(
       defineRoute({
         method: 'GET',

@@ -5,6 +5,7 @@ import type { EventBus } from './events.js';
 import type { CheckedRoute, HandlerResult, RouteSchema } from './http.js';
 import type { Logger } from './logger.js';
 import type { MetricsCollectorDefinition, MetricsSnapshot } from './metrics.js';
+import type { Exposition } from './exposition.js';
 import type { ServiceRef } from './services.js';
 import type { PluginStorage } from './storage.js';
 import type { ProxyDefinition } from './proxy.js';
@@ -75,6 +76,11 @@ export interface PluginContext<C = unknown> {
   readonly tasks: TaskRunner;
   /** The shared metrics snapshot (every collector of every plugin). */
   readonly metricsFeed: MetricsReader;
+  /**
+   * The Prometheus exposition: declare this plugin's own series (`stackd_` names) during
+   * register, update them any time.
+   */
+  readonly exposition: Exposition;
 
   /** Declare an HTTP route. */
   route<S extends RouteSchema, R extends HandlerResult<S>>(definition: CheckedRoute<S, R>): void;

@@ -17,6 +17,11 @@ export type AuthMode = 'required' | 'open';
 export interface Principal {
   /** The username (the JWT `sub`). */
   readonly username: string;
+  /**
+   * What the credential may reach when narrower than a user's (`exposition`: a scrape token,
+   * which reads the Prometheus exposition and nothing else). Absent for a user's own token.
+   */
+  readonly scope?: string;
 }
 
 /** Request schemas of a route. Every part is optional; `response` maps status → schema. */

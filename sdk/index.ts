@@ -8,6 +8,7 @@ export * from './http.js';
 export * from './stream.js';
 export * from './proxy.js';
 export * from './metrics.js';
+export * from './exposition.js';
 export * from './services.js';
 export * from './events.js';
 export * from './tasks.js';

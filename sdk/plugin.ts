@@ -10,7 +10,7 @@ export const SDK_API_VERSION = 1;
  * the host refuses to load it when this version is outside that range. Minor versions add to
  * the sdk; a major version breaks it (and bumps {@link SDK_API_VERSION}).
  */
-export const SDK_VERSION = '1.1.0';
+export const SDK_VERSION = '1.2.0';
 
 /**
  * Brand on every plugin object. A registry symbol, so a plugin bundling its own sdk copy is

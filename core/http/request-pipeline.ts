@@ -20,6 +20,7 @@ import type { RegisteredRoute } from './route-table.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
 import { parseInputs } from './request-inputs.js';
 import { NO_HEADERS, sendJson } from './json-response.js';
+import { SCRAPE_TOKEN_PREFIX } from '../../sdk/exposition.js';
 
 /** What the pipeline needs from the host. */
 export interface PipelineEnvironment {
@@ -40,6 +41,13 @@ export interface PipelineEnvironment {
   readonly addresses: ClientAddresses;
   /** The data dir's condition: storage failures answer 507/503 and are noted for /health. */
   readonly storage?: StorageStatus;
+  /** Told about every answered request by route template (the exposition's HTTP series). */
+  readonly observeRequest?: (
+    method: string,
+    route: string,
+    status: number,
+    seconds: number,
+  ) => void;
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -51,6 +59,14 @@ const OPEN: AuthenticationResult = { ok: true, principal: null };
 export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironment) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = new ResponseState(res);
+    const observe = env.observeRequest;
+    if (observe !== undefined) {
+      const started = performance.now();
+      const { method, path } = route.definition;
+      state.whenFinished((status) =>
+        observe(method, path, status, (performance.now() - started) / 1000),
+      );
+    }
     const snapshot = snapshotRequest(req, state, route.paramNames, env.addresses);
     const framing = framingRefusal(snapshot.path, snapshot.headers);
     if (framing !== null) {
@@ -190,8 +206,16 @@ function authenticate(
   env: PipelineEnvironment,
   snapshot: RequestSnapshot,
 ): AuthenticationResult | Promise<AuthenticationResult> {
-  if (route.definition.auth === 'open' || env.authenticate === null) return OPEN;
+  if (env.authenticate === null) return OPEN;
+  // A scrape token is refused outside the exposition even on open routes and with
+  // authentication off: it must never pass where anything else is read or changed.
+  if (route.definition.auth === 'open' && !isScrapeCredential(snapshot.headers.authorization))
+    return OPEN;
   return env.authenticate(bearerToken(snapshot.headers.authorization), snapshot);
+}
+
+function isScrapeCredential(header: string | undefined): boolean {
+  return header !== undefined && header.includes(SCRAPE_TOKEN_PREFIX);
 }
 
 /** 400 for a path parameter or query whose percent-encoding is malformed. */

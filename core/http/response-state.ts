@@ -14,6 +14,9 @@ export class ResponseState {
   private listeners: Array<() => void> | undefined;
   private done = false;
   private abortedFlag = false;
+  private finishListener: ((status: number) => void) | undefined;
+  /** The status written, once the head went out (0 before). */
+  status = 0;
 
   constructor(readonly res: HttpResponse) {
     // uWS requires onAborted before any async work; it fires when the client goes away.
@@ -52,8 +55,17 @@ export class ResponseState {
     return this.done;
   }
 
+  /** Call `listener` once with the status when the response ends (not when the client aborts). */
+  whenFinished(listener: (status: number) => void): void {
+    this.finishListener = listener;
+  }
+
   /** Mark the response as ended. */
   finish(): void {
     this.done = true;
+    const listener = this.finishListener;
+    if (listener === undefined) return;
+    this.finishListener = undefined;
+    listener(this.status);
   }
 }

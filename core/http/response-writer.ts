@@ -56,6 +56,7 @@ export function isParts(
 }
 
 function writeHead(state: ResponseState, response: OutgoingResponse): void {
+  state.status = response.status;
   state.res.writeStatus(statusLine(response.status));
   for (const [name, value] of Object.entries(response.headers)) {
     for (const line of typeof value === 'string' ? [value] : value)

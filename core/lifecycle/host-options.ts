@@ -1,4 +1,5 @@
 /** What the host is given before boot, and what system routes and tests see of a running host. */
+import type { ExpositionRegistry } from '../metrics/exposition-registry.js';
 import type { LogSink } from '../logging/logger.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { AnyRouteDefinition } from '../../sdk/http.js';
@@ -50,6 +51,8 @@ export interface RunningHost {
   readonly capabilities: CapabilityRegistry;
   readonly health: HealthRegistry;
   readonly metrics: MetricsRegistry;
+  /** The Prometheus families of core and every plugin. */
+  readonly exposition: ExpositionRegistry;
   readonly config: ConfigStore;
   readonly plugins: readonly LoadedPlugin[];
   readonly logger: Logger;

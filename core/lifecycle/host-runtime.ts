@@ -33,6 +33,8 @@ import { ProxyTable } from '../http/proxy-table.js';
 import { isNativeUws } from '../http/uws-app.js';
 import { describeError, LogSink, parseLogLevel, ScopedLogger } from '../logging/logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { ExpositionRegistry } from '../metrics/exposition-registry.js';
+import { declareHostSeries, type RequestObserver } from '../metrics/host-exposition.js';
 import { pluginConfigSlice, pluginSliceValidator } from '../plugins/plugin-config.js';
 import { orderPlugins } from '../plugins/plugin-graph.js';
 import { loadPlugins, type LoadedPlugin } from '../plugins/plugin-loader.js';
@@ -73,6 +75,8 @@ export class HostRuntime implements RunningHost {
   readonly sink: LogSink;
   readonly logger: Logger;
   readonly metrics: MetricsRegistry;
+  readonly exposition: ExpositionRegistry;
+  private observeRequest: RequestObserver | undefined;
   readonly nativeUws = isNativeUws();
   plugins: LoadedPlugin[] = [];
   private configStore: ConfigStore | undefined;
@@ -91,6 +95,7 @@ export class HostRuntime implements RunningHost {
     this.sink = new LogSink('info', options.logWrite);
     this.logger = new ScopedLogger(this.sink, 'core');
     this.metrics = new MetricsRegistry(this.logger.child('metrics'));
+    this.exposition = new ExpositionRegistry(this.logger.child('exposition'));
     this.container = rootContainer.createChildContainer();
     this.timeouts = options.timeouts;
     this.services = new ServiceRegistry(options.serviceOverrides);
@@ -205,6 +210,15 @@ export class HostRuntime implements RunningHost {
     c.register(StreamHub, { useValue: this.streams });
     c.register(ProxyTable, { useValue: this.proxies });
     c.register(MetricsRegistry, { useValue: this.metrics });
+    c.register(ExpositionRegistry, { useValue: this.exposition });
+    const hostSeries = declareHostSeries(this.exposition, {
+      version: this.options.version,
+      streamClients: () => this.streams.clientCounts(),
+      plugins: () =>
+        this.plugins.map(({ plugin }) => ({ name: plugin.name, version: plugin.version })),
+    });
+    this.observeRequest = hostSeries.observeRequest;
+    this.config.onChange(() => hostSeries.configChanged());
     c.register(CapabilityRegistry, { useValue: this.capabilities });
     c.register(ServiceRegistry, { useValue: this.services });
     c.register(HealthRegistry, { useValue: this.health });
@@ -281,6 +295,7 @@ export class HostRuntime implements RunningHost {
                   token,
                   ip: snapshot.ip,
                   path: snapshot.path,
+                  method: snapshot.method,
                   transport: 'http',
                 }),
         defaultBodyLimit: this.options.bodyLimitBytes,
@@ -288,6 +303,7 @@ export class HostRuntime implements RunningHost {
         shutdownSignal: this.shutdown.signal,
         addresses: this.addresses,
         ...(this.storageStatus === undefined ? {} : { storage: this.storageStatus }),
+        ...(this.observeRequest === undefined ? {} : { observeRequest: this.observeRequest }),
       },
       {
         logger: this.logger.child('ws'),

@@ -40,6 +40,9 @@ import {
 } from '../di/tokens.js';
 import { RouteTable } from '../http/route-table.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { ExpositionRegistry } from '../metrics/exposition-registry.js';
+import { PluginExposition } from './plugin-exposition.js';
+import type { Exposition } from '../../sdk/exposition.js';
 import { HostEventBus } from '../runtime/event-bus.js';
 import { HealthRegistry } from '../runtime/health-registry.js';
 import { ServiceRegistry } from '../runtime/service-registry.js';
@@ -58,6 +61,7 @@ export class PluginScope implements PluginContext<unknown> {
   readonly events: EventBus;
   readonly stack: StackConfig;
   readonly metricsFeed: MetricsReader;
+  readonly exposition: Exposition;
   /** Held until the plugin stops; its size shows leaks in tests. */
   readonly subscriptions = new Subscriptions();
   private sealed = false;
@@ -78,6 +82,7 @@ export class PluginScope implements PluginContext<unknown> {
     @inject(ServiceRegistry) private readonly services: ServiceRegistry,
     @inject(HealthRegistry) private readonly health: HealthRegistry,
     @inject(HostEventBus) eventBus: HostEventBus,
+    @inject(ExpositionRegistry) expositionRegistry: ExpositionRegistry,
   ) {
     const scoped = eventBus.scoped();
     this.events = scoped.bus;
@@ -89,6 +94,9 @@ export class PluginScope implements PluginContext<unknown> {
       this.subscriptions,
     );
     this.metricsFeed = new PluginMetricsReader(metricsRegistry, this.subscriptions);
+    this.exposition = new PluginExposition(expositionRegistry, plugin.name, (call) =>
+      this.assertOpen(call),
+    );
   }
 
   /** Release every listener, validator and subscription the plugin made (at its stop). */

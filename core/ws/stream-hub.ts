@@ -70,6 +70,14 @@ export class StreamHub {
     return this.runtimes.map((runtime) => runtime.registered);
   }
 
+  /** Connected clients per declared stream (for the exposition). */
+  clientCounts(): Array<{ stream: string; clients: number }> {
+    return this.runtimes.map((runtime) => ({
+      stream: runtime.registered.definition.path,
+      clients: runtime.clients.size,
+    }));
+  }
+
   /** Attach every stream to the app. */
   bind(app: TemplatedApp, env: StreamEnvironment): void {
     for (const runtime of this.runtimes) {

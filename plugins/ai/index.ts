@@ -1,4 +1,5 @@
 /** The AI diagnostics plugin (SPEC "AI diagnostics"). Wiring only. */
+import { onProviderCall } from './provider-client.js';
 import {
   definePlugin,
   dependencyGraphRef,
@@ -30,6 +31,15 @@ export default definePlugin({
   register(ctx) {
     const outbound = OutboundClient.forPlugin(ctx);
     useOutbound(outbound);
+    const calls = ctx.exposition.counter<'provider' | 'outcome'>({
+      name: 'stackd_ai_provider_calls_total',
+      help: 'Calls to the AI provider, by provider and outcome (ok, error)',
+      labelNames: ['provider', 'outcome'],
+    });
+    const releaseCalls = onProviderCall((provider, outcome) => calls.inc({ provider, outcome }));
+    ctx.onStop(() => {
+      releaseCalls();
+    });
     const settings = new SettingsStore(ctx.storage);
     let ledger: Ledger | undefined;
     const service = new DiagnosisService(settings, new SessionStore(), {

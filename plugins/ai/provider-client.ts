@@ -45,7 +45,38 @@ export function checkProviderUrl(value: string, field: string): void {
 export const clampTimeout = (seconds: number): number =>
   Number.isFinite(seconds) ? Math.min(300, Math.max(5, seconds)) : 300;
 
+/** Told about every provider call: the provider and whether it answered usably. */
+export type ProviderCallListener = (provider: string, outcome: 'ok' | 'error') => void;
+
+const callListeners = new Set<ProviderCallListener>();
+
+/** Hear about provider calls (the exposition's counters); returns the release function. */
+export function onProviderCall(listener: ProviderCallListener): () => void {
+  callListeners.add(listener);
+  return () => callListeners.delete(listener);
+}
+
+function noteCall(provider: string, outcome: 'ok' | 'error'): void {
+  for (const listener of callListeners) listener(provider, outcome);
+}
+
 async function send(
+  target: ProviderTarget,
+  url: string,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown },
+  signal: AbortSignal,
+): Promise<unknown> {
+  try {
+    const body = await sendOnce(target, url, init, signal);
+    noteCall(target.provider, 'ok');
+    return body;
+  } catch (error) {
+    noteCall(target.provider, 'error');
+    throw error;
+  }
+}
+
+async function sendOnce(
   target: ProviderTarget,
   url: string,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown },

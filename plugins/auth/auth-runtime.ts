@@ -24,6 +24,7 @@ import { SessionService, type SessionServiceDeps } from './session-service.js';
 import { TokenAuthenticator } from './token-authenticator.js';
 import { TokenService } from './token-service.js';
 import { UserStore } from './user-store.js';
+import { ScrapeTokenStore } from './scrape-token-store.js';
 
 /** File name of the plugin's database inside its storage folder. */
 export const DATABASE_FILE = 'auth.sqlite';
@@ -32,6 +33,7 @@ interface Parts {
   readonly accounts: AccountService;
   readonly sessions: SessionService;
   readonly authenticator: TokenAuthenticator;
+  readonly scrapeTokens: ScrapeTokenStore;
 }
 
 /** What the runtime needs from the plugin context. */
@@ -70,7 +72,9 @@ export class AuthRuntime implements Authenticator {
       lockoutBaseMs: limits.lockout_base_sec * 1000,
       lockoutMaxMs: limits.lockout_max_sec * 1000,
     });
+    const scrapeTokens = new ScrapeTokenStore(db);
     this.parts = {
+      scrapeTokens,
       accounts: new AccountService({ users, state, hasher, sessionTokens, logger }),
       sessions: new SessionService({
         users,
@@ -91,7 +95,7 @@ export class AuthRuntime implements Authenticator {
         logger,
         ...(this.ctx.onLockout === undefined ? {} : { onLockout: this.ctx.onLockout }),
       }),
-      authenticator: new TokenAuthenticator(state, users, tokens, logger),
+      authenticator: new TokenAuthenticator(state, users, tokens, logger, scrapeTokens),
     };
     const status = this.parts.accounts.status();
     logger.info(
@@ -102,6 +106,10 @@ export class AuthRuntime implements Authenticator {
 
   get accounts(): AccountService {
     return this.started().accounts;
+  }
+
+  get scrapeTokens(): ScrapeTokenStore {
+    return this.started().scrapeTokens;
   }
 
   get sessions(): SessionService {

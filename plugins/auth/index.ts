@@ -20,6 +20,11 @@ import {
   listUsersRoute,
   updateUserRoute,
 } from './routes/user-routes.js';
+import {
+  createScrapeTokenRoute,
+  listScrapeTokensRoute,
+  revokeScrapeTokenRoute,
+} from './routes/scrape-token-routes.js';
 
 export default definePlugin({
   name: 'auth',
@@ -58,5 +63,8 @@ export default definePlugin({
     ctx.route(createUserRoute(runtime));
     ctx.route(updateUserRoute(runtime));
     ctx.route(deleteUserRoute(runtime));
+    ctx.route(createScrapeTokenRoute(runtime));
+    ctx.route(listScrapeTokensRoute(runtime));
+    ctx.route(revokeScrapeTokenRoute(runtime));
   },
 });

@@ -9,12 +9,19 @@ import type {
   Authenticator,
   Logger,
 } from '../../sdk/index.js';
+import { EXPOSITION_PATH, EXPOSITION_SCOPE, SCRAPE_TOKEN_PREFIX } from '../../sdk/index.js';
 import type { AuthStateStore } from './auth-state.js';
+import type { ScrapeTokenStore } from './scrape-token-store.js';
 import { principalState } from './session-service.js';
 import type { TokenService } from './token-service.js';
 import type { UserStore } from './user-store.js';
 
 const OPEN: AuthenticationResult = { ok: true, principal: null };
+
+/** The only routes a scrape token reaches: the exposition and the negotiating `/metrics`. */
+const EXPOSITION_PATHS = new Set(
+  ['/metrics', EXPOSITION_PATH].flatMap((path) => [path, `/api${path}`]),
+);
 
 function refuse(status: 401 | 403, code: string, detail: string): AuthenticationResult {
   return { ok: false, status, code, detail };
@@ -27,15 +34,39 @@ export class TokenAuthenticator implements Authenticator {
     private readonly users: UserStore,
     private readonly tokens: TokenService,
     private readonly logger: Logger,
+    private readonly scrapeTokens: ScrapeTokenStore,
   ) {}
 
   authenticate(
     request: AuthenticationRequest,
   ): AuthenticationResult | Promise<AuthenticationResult> {
+    // Checked before the mode: a scrape token stays read-only even while authentication is off.
+    if (request.token?.startsWith(SCRAPE_TOKEN_PREFIX) === true)
+      return this.scrape(request, request.token);
     // Answered at once when no token needs verifying: core refuses before reading the body.
     if (!this.state.mode.enabled) return OPEN;
     if (request.token === null) return refuse(401, 'AUTH_REQUIRED', 'Authentication required');
     return this.verify(request.token, request.path);
+  }
+
+  /** A scrape token: GET of the exposition only, whatever else it is presented to. */
+  private scrape(request: AuthenticationRequest, token: string): AuthenticationResult {
+    const inScope =
+      request.transport === 'http' &&
+      request.method === 'GET' &&
+      EXPOSITION_PATHS.has(request.path);
+    if (!inScope)
+      return refuse(403, 'AUTH_TOKEN_SCOPE', 'A scrape token may only read the metrics exposition');
+    try {
+      const id = this.scrapeTokens.verify(token);
+      if (id === null) return refuse(401, 'AUTH_INVALID_TOKEN', 'Invalid or revoked scrape token');
+      return { ok: true, principal: { username: `scrape-token:${id}`, scope: EXPOSITION_SCOPE } };
+    } catch (error) {
+      this.logger.error('scrape token check failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return refuse(401, 'AUTH_CHECK_FAILED', 'Authentication could not be checked');
+    }
   }
 
   private async verify(token: string, path: string): Promise<AuthenticationResult> {

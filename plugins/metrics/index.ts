@@ -67,7 +67,7 @@ export default definePlugin({
     ctx.capability('metrics_history_storage', true);
     ctx.capability('metrics_filesystem_selection', true);
     ctx.capability('metrics_network_interface_selection', true);
-    ctx.route(latestMetricsRoute(feed));
+    ctx.route(latestMetricsRoute(feed, ctx.exposition));
     ctx.route(metricsHistoryRoute(feed));
     ctx.route(metricsHistorySeriesRoute(feed));
     ctx.route(metricsSeriesRoute(feed));

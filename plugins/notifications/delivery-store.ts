@@ -139,6 +139,8 @@ export class DeliveryStore {
   constructor(
     private readonly open: () => Database,
     private readonly onLocked: (message: string) => void,
+    /** Told each time a delivery enters a status (the exposition's delivery counter). */
+    private readonly onStatus: (status: DeliveryStatus) => void = () => undefined,
   ) {}
 
   /** Try to (re)open; false while locked. Never throws for a lock. */
@@ -221,6 +223,7 @@ export class DeliveryStore {
           now,
         ],
       );
+      this.onStatus(delivery.status);
       return toRecord(db.get<Row>('SELECT * FROM deliveries WHERE id = ?', [id]) as Row);
     });
   }
@@ -255,6 +258,7 @@ export class DeliveryStore {
   }
 
   completed(id: string, attempts: number): void {
+    this.onStatus('completed');
     const now = nowSec();
     this.use((db) =>
       db.run(
@@ -265,6 +269,7 @@ export class DeliveryStore {
   }
 
   retry(id: string, attempts: number, error: string, nextAt: number): void {
+    this.onStatus('retrying');
     this.use((db) =>
       db.run(
         `UPDATE deliveries SET status = 'retrying', attempts = ?, error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
@@ -274,6 +279,7 @@ export class DeliveryStore {
   }
 
   failed(id: string, attempts: number, error: string): void {
+    this.onStatus('failed');
     this.use((db) =>
       db.run(
         `UPDATE deliveries SET status = 'failed', attempts = ?, error = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ?`,

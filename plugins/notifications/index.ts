@@ -31,6 +31,11 @@ export default definePlugin({
     // Live settings: the slice as saved by POST /notifications/config (or edited in the file).
     const settings = derivedFromStack(ctx.stack, currentSettings);
     let lockedLogged = false;
+    const deliveries = ctx.exposition.counter<'status'>({
+      name: 'stackd_notification_deliveries_total',
+      help: 'Notification deliveries entering each status (queued, retrying, completed, failed, suppressed)',
+      labelNames: ['status'],
+    });
     const store = new DeliveryStore(
       () => ctx.storage.openDatabase('notifications.sqlite'),
       (message) => {
@@ -38,6 +43,7 @@ export default definePlugin({
           ctx.logger.warn(`notification storage is locked; retrying in the background: ${message}`);
         lockedLogged = true;
       },
+      (status) => deliveries.inc({ status }),
     );
     const outbound = OutboundClient.forPlugin(ctx);
     const worker = new DeliveryWorker(store, settings, ctx.logger, outbound);

@@ -4,6 +4,7 @@
  * service catalog, onboarding, service config files, service UIs) lives in the onboarding
  * plugin, which prepares launches through `addStartPreparer`. Wiring only.
  */
+import { declareProcessSeries } from './process-exposition.js';
 import {
   definePlugin,
   derivedFromStack,
@@ -148,6 +149,7 @@ export default definePlugin({
     registerLogStream(ctx, logs);
     ctx.healthCheck('processes', processesHealthCheck(supervisor));
     ctx.metrics(createProcessMetricsCollector(supervisor));
+    declareProcessSeries(ctx.exposition, supervisor);
 
     const boot = new AbortController();
     ctx.onStart(async () => {

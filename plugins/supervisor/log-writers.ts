@@ -44,6 +44,16 @@ export class LogWriters {
     return writer;
   }
 
+  /** Bytes written per process, over all of its log files. */
+  bytesWritten(): Map<string, number> {
+    const totals = new Map<string, number>();
+    for (const [key, writer] of this.writers) {
+      const name = key.slice(0, key.indexOf('\u0000'));
+      totals.set(name, (totals.get(name) ?? 0) + writer.bytesWritten);
+    }
+    return totals;
+  }
+
   /** Flush and close every writer. */
   async closeAll(): Promise<void> {
     const writers = [...this.writers.values()];

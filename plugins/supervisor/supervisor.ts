@@ -167,6 +167,11 @@ export class Supervisor {
     return found === undefined ? undefined : descriptor(found);
   }
 
+  /** Bytes each process has written to its log files since the host started. */
+  logBytes(): Map<string, number> {
+    return this.writers.bytesWritten();
+  }
+
   states(): ProcessState[] {
     const entries = this.entries();
     const names = new Set(entries.map((entry) => entry.process_name));

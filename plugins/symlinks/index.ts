@@ -64,7 +64,25 @@ export default definePlugin({
     );
     // The database opens on first use: at start, where interrupted jobs are marked.
     const jobs = new JobStore(() => ctx.storage.openDatabase('jobs.sqlite'));
-    const runner = new JobRunner(jobs, ctx.tasks, ctx.events, ctx.logger);
+    const jobCounter = ctx.exposition.counter<'operation' | 'outcome'>({
+      name: 'stackd_symlink_jobs_total',
+      help: 'Symlink jobs (repair, backup, restore) that ended, by operation and outcome',
+      labelNames: ['operation', 'outcome'],
+    });
+    const brokenLinks = ctx.exposition.counter({
+      name: 'stackd_symlink_broken_links_found_total',
+      help: 'Symlinks whose target does not exist, as found by repair and backup jobs',
+    });
+    const runner = new JobRunner(
+      jobs,
+      ctx.tasks,
+      ctx.events,
+      ctx.logger,
+      (operation, outcome, result) => {
+        jobCounter.inc({ operation, outcome });
+        brokenLinks.inc({}, brokenLinksIn(result));
+      },
+    );
     const ops: SymlinkOperations = new SymlinkOperations({ config, paths, document, jobs: runner });
     const scheduler = new BackupScheduler({
       document,
@@ -111,3 +129,15 @@ export default definePlugin({
     });
   },
 });
+
+/** Broken links a job's result reports (repair: targets missing; backup: broken links skipped). */
+function brokenLinksIn(result: unknown): number {
+  if (typeof result !== 'object' || result === null) return 0;
+  const counts = result as Record<string, unknown>;
+  let total = 0;
+  for (const key of ['skipped_nonexistent_target', 'skipped_broken']) {
+    const value = counts[key];
+    if (typeof value === 'number' && value > 0) total += value;
+  }
+  return total;
+}

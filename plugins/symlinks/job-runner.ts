@@ -35,6 +35,12 @@ export class JobRunner {
     private readonly tasks: TaskRunner,
     private readonly events: EventBus,
     private readonly logger: Logger,
+    /** Told when a job ends, with its result when it completed (the exposition's counters). */
+    private readonly onFinished: (
+      operation: JobOperation,
+      outcome: 'completed' | 'failed',
+      result?: unknown,
+    ) => void = () => undefined,
   ) {}
 
   enqueue(
@@ -52,8 +58,10 @@ export class JobRunner {
           signal,
         );
         this.announce(this.store.completed(job.job_id, result));
+        this.onFinished(operation, 'completed', result);
       } catch (error) {
         this.fail(job.job_id, operation, error);
+        this.onFinished(operation, 'failed');
       }
     };
     this.chain = this.chain.then(() =>

@@ -14,8 +14,26 @@ export default definePlugin({
   capabilities: ['request_sync', 'seerr_sync'],
   config: SyncConfig,
   register(ctx) {
+    const cycles = ctx.exposition.counter<'outcome'>({
+      name: 'stackd_sync_cycles_total',
+      help: 'Request-sync cycles by outcome (ok, failed: the primary could not be polled)',
+      labelNames: ['outcome'],
+    });
+    const requestFailures = ctx.exposition.counter({
+      name: 'stackd_sync_request_failures_total',
+      help: 'Requests that failed to sync to a subordinate',
+    });
     const outbound = OutboundClient.forPlugin(ctx);
-    const service = new SyncService(ctx.storage, ctx.events, ctx.logger, outbound);
+    const service = new SyncService(
+      ctx.storage,
+      ctx.events,
+      ctx.logger,
+      outbound,
+      (failed, newFailures) => {
+        cycles.inc({ outcome: failed ? 'failed' : 'ok' });
+        requestFailures.inc({}, newFailures);
+      },
+    );
     // The documented /api/request-sync paths (core serves them without /api too) and the
     // dashboard's /seerr-sync alias (core serves that under /api too).
     for (const prefix of ['/api/request-sync', '/seerr-sync'] as const) {

@@ -48,6 +48,8 @@ export class SyncService {
     private readonly events: EventBus,
     private readonly logger: Logger,
     private readonly outbound: OutboundClient,
+    /** Told after each cycle: whether the primary poll failed, requests newly failing. */
+    private readonly onCycle: (failed: boolean, newFailures: number) => void = () => undefined,
   ) {}
 
   async load(): Promise<void> {
@@ -102,6 +104,7 @@ export class SyncService {
     const state = (this.state ??= emptyState());
     const before = new Set(Object.keys(state.failed));
     let changed = this.state.last_poll_ts === null;
+    let failed = false;
     try {
       changed =
         (await runCycle(state, {
@@ -116,6 +119,7 @@ export class SyncService {
         })) || changed;
       this.transition('primary', false, 'Request sync: primary poll recovered', '');
     } catch (error) {
+      failed = true;
       this.transition(
         'primary',
         true,
@@ -124,6 +128,7 @@ export class SyncService {
       );
       this.logger.warn('request sync poll failed', { error: (error as Error).message });
     }
+    this.onCycle(failed, Object.keys(state.failed).filter((key) => !before.has(key)).length);
     for (const key of Object.keys(state.failed))
       if (!before.has(key))
         this.transition(

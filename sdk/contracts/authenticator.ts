@@ -11,6 +11,8 @@ export interface AuthenticationRequest {
   readonly token: string | null;
   readonly ip: string;
   readonly path: string;
+  /** The HTTP method (`GET`); absent for a WebSocket upgrade. */
+  readonly method?: string;
   readonly transport: 'http' | 'websocket';
 }
 

@@ -2,7 +2,14 @@
  * GET /metrics, /metrics/history, /metrics/history_series and /metrics/series: thin calls into
  * the feed service; snapshots leave in the wire shape of `wire/dashboard-snapshot.ts`.
  */
-import { Type, defineRoute } from '../../../sdk/index.js';
+import {
+  EXPOSITION_SCOPE,
+  Type,
+  defineRoute,
+  negotiateExposition,
+  rawReply,
+  type Exposition,
+} from '../../../sdk/index.js';
 import { MetricsSeries } from '../../../sdk/contracts/metrics-feed.js';
 import type { MetricsFeedService } from '../metrics-feed-service.js';
 import { HistoryQuery, HistorySeriesQuery, SeriesQuery } from '../schemas.js';
@@ -26,15 +33,26 @@ const LatestSnapshot = Type.Object({
   }),
 });
 
-/** GET /metrics */
-export const latestMetricsRoute = (feed: MetricsFeedService) =>
+/**
+ * GET /metrics: the dashboard's JSON, or the Prometheus exposition when the client asks for a
+ * text format (Prometheus's own Accept header does) or scrapes with a scrape token, so a
+ * scrape config can name the conventional path.
+ */
+export const latestMetricsRoute = (feed: MetricsFeedService, exposition: Exposition) =>
   defineRoute({
     method: 'GET',
     path: '/metrics',
     summary: 'The latest metrics snapshot (system and supervised processes), with its age',
+    description:
+      'JSON by default. With `Accept: text/plain` or `application/openmetrics-text` preferred over JSON, or with a scrape token, the Prometheus exposition of `GET /metrics/prometheus` instead.',
     tags: ['metrics'],
     schema: { response: LatestSnapshot },
-    handler: async () => {
+    handler: async (request) => {
+      const accept = request.headers.accept;
+      if (request.principal?.scope === EXPOSITION_SCOPE || negotiateExposition(accept) !== null) {
+        const text = await exposition.render(accept);
+        return rawReply(200, { 'content-type': text.contentType }, text.body);
+      }
       const view = await feed.latestOrFresh();
       const age = Date.now() - Date.parse(view.timestamp);
       return { ...toDashboardSnapshot(view), age_ms: Math.max(0, Math.round(age)) };

@@ -59,6 +59,8 @@ function decodeLine(data: Buffer, start: number, end: number): string {
 
 /** The log writer of one process. */
 export class ProcessLogWriter {
+  /** Bytes written to the file since the writer was made, across rotations (never goes down). */
+  bytesWritten = 0;
   private readonly pending: Record<OutputStream, Buffer | undefined> = {
     stdout: undefined,
     stderr: undefined,
@@ -141,6 +143,7 @@ export class ProcessLogWriter {
       while (written < bytes.length)
         written += writeSync(descriptor, bytes, written, bytes.length - written);
       this.size += bytes.length;
+      this.bytesWritten += bytes.length;
     } catch (error) {
       // Disk full, directory removed…: drop this batch from the file, reopen on the next write.
       this.closeDescriptor();

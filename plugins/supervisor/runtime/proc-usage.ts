@@ -15,6 +15,8 @@ import { readStatFd, readStatLine, statFields } from './proc-table.js';
 export interface ProcUsage {
   readonly cpu: number;
   readonly memory: number;
+  /** CPU time used so far, its own and that of children it reaped (seconds). */
+  readonly cpuSeconds: number;
 }
 
 /**
@@ -58,7 +60,12 @@ export class ProcUsageReader {
         const cpuMs = ((cpuTicks - before.cpuTicks) * 1000) / TICKS_PER_SECOND;
         cpu = (cpuMs / (now - before.at)) * 100;
       }
-      usage.set(pid, { cpu, memory: Number(fields[21]) * pageBytes });
+      const reapedTicks = Number(fields[13]) + Number(fields[14]);
+      usage.set(pid, {
+        cpu,
+        memory: Number(fields[21]) * pageBytes,
+        cpuSeconds: (cpuTicks + reapedTicks) / TICKS_PER_SECOND,
+      });
       current.set(pid, reading);
     }
     for (const [pid, fd] of this.files) if (files.get(pid) !== fd) closeSync(fd);

@@ -78,7 +78,7 @@ const refusals: Array<[string, string[], RegExp]> = [
   [
     'a plugin built for another sdk range',
     [brokenPlugin('future-sdk')],
-    /STACKD_PLUGIN_INCOMPATIBLE: plugin 'future-sdk' was built for sdk \^9\.0\.0; this host provides sdk 1\.1\.0/,
+    /STACKD_PLUGIN_INCOMPATIBLE: plugin 'future-sdk' was built for sdk \^9\.0\.0; this host provides sdk 1\.2\.0/,
   ],
   [
     'a register() that throws',

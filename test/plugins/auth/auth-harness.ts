@@ -2,6 +2,7 @@
  * Real parts of the auth plugin over a real SQLite file in a temp folder, with a controllable
  * clock and a logger that keeps every line (to prove nothing secret is logged).
  */
+import { ScrapeTokenStore } from '../../../plugins/auth/scrape-token-store.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,9 +102,11 @@ export function authParts(
     perAddress: { maxFailures: options.perAddress ?? 20 },
     logger,
   });
-  const authenticator = new TokenAuthenticator(state, users, tokens, logger);
+  const scrapeTokens = new ScrapeTokenStore(db);
+  const authenticator = new TokenAuthenticator(state, users, tokens, logger, scrapeTokens);
   return {
     storage,
+    scrapeTokens,
     db,
     clock,
     lines,

@@ -1,0 +1,178 @@
+/**
+ * The supervisor's Prometheus series, one set per supervised process (label `process`): up, the
+ * state as a stateset, restarts, last exit code, start time, CPU seconds, resident memory and
+ * open descriptors of the whole process tree, and log bytes written. Refreshed at each scrape
+ * from the live states and one read of /proc for every tree.
+ */
+import { readdirSync } from 'node:fs';
+import type {
+  Exposition,
+  ProcessDescriptor,
+  ProcessState,
+  ProcessStatus,
+} from '../../sdk/index.js';
+import { ProcUsageReader, type ProcUsage } from './runtime/proc-usage.js';
+import type { PidTrees } from './supervisor.js';
+
+/** What the series read from the supervisor. */
+export interface ExpositionSource {
+  states(): ProcessState[];
+  list(): ProcessDescriptor[];
+  pidTrees(): Promise<PidTrees>;
+  logBytes(): Map<string, number>;
+}
+
+const STATES: readonly ProcessStatus[] = [
+  'running',
+  'starting',
+  'stopping',
+  'stopped',
+  'crashed',
+  'backoff',
+];
+
+/** Totals kept monotonic across scrapes: counts that restart from 0 are carried over. */
+class MonotonicTotals {
+  private readonly seen = new Map<string, { raw: number; offset: number; key: unknown }>();
+
+  /** `raw` for `name`; a drop adds the previous raw value unless `key` (the pid) changed. */
+  total(name: string, raw: number, key: unknown = null, resetOnNewKey = false): number {
+    const before = this.seen.get(name);
+    let offset = before?.offset ?? 0;
+    if (before !== undefined) {
+      if (resetOnNewKey && before.key !== key) offset = 0;
+      else if (raw < before.raw) offset += before.raw;
+    }
+    this.seen.set(name, { raw, offset, key });
+    return offset + raw;
+  }
+
+  /** The highest total so far, for a process whose tree is gone for now. */
+  last(name: string): number | undefined {
+    const before = this.seen.get(name);
+    return before === undefined ? undefined : before.offset + before.raw;
+  }
+}
+
+function openDescriptors(pids: readonly number[]): number {
+  let count = 0;
+  for (const pid of pids) {
+    try {
+      count += readdirSync(`/proc/${pid}/fd`).length;
+    } catch {
+      // Gone, or not ours to read: counted as none.
+    }
+  }
+  return count;
+}
+
+function declareFamilies(exposition: Exposition) {
+  const p = ['process'] as const;
+  const up = exposition.gauge({
+    name: 'stackd_process_up',
+    help: 'Whether the process runs (1) or not (0)',
+    labelNames: p,
+  });
+  const state = exposition.gauge<'process' | 'state'>({
+    name: 'stackd_process_state',
+    help: 'Stateset: 1 for the state the process is in, 0 for the others',
+    labelNames: ['process', 'state'],
+  });
+  const restarts = exposition.counter({
+    name: 'stackd_process_restarts_total',
+    help: 'Automatic restarts after a crash',
+    labelNames: p,
+  });
+  const exitCode = exposition.gauge({
+    name: 'stackd_process_last_exit_code',
+    help: 'Exit code of the last exit (128 + signal for a signal death)',
+    labelNames: p,
+  });
+  const started = exposition.gauge({
+    name: 'stackd_process_start_time_seconds',
+    help: 'When the process last started (Unix seconds)',
+    labelNames: p,
+  });
+  const cpu = exposition.counter({
+    name: 'stackd_process_cpu_seconds_total',
+    help: 'CPU time of the whole process tree; starts again when the process restarts',
+    labelNames: p,
+  });
+  const memory = exposition.gauge({
+    name: 'stackd_process_resident_memory_bytes',
+    help: 'Resident memory of the whole process tree',
+    labelNames: p,
+  });
+  const fds = exposition.gauge({
+    name: 'stackd_process_open_fds',
+    help: 'Open file descriptors of the whole process tree',
+    labelNames: p,
+  });
+  const logBytes = exposition.counter({
+    name: 'stackd_process_log_bytes_total',
+    help: 'Bytes of output written to the process log files',
+    labelNames: p,
+  });
+  const info = exposition.gauge<'process' | 'service' | 'instance'>({
+    name: 'stackd_process_info',
+    help: 'Always 1; labels name the service block and instance of the process',
+    labelNames: ['process', 'service', 'instance'],
+  });
+  return { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes, info };
+}
+
+type Families = ReturnType<typeof declareFamilies>;
+
+/** Declare the families (during register) and refresh them before each scrape. */
+export function declareProcessSeries(exposition: Exposition, source: ExpositionSource): void {
+  const families = declareFamilies(exposition);
+  const reader = new ProcUsageReader();
+  const totals = new MonotonicTotals();
+  exposition.beforeScrape(() => refresh(families, source, reader, totals));
+}
+
+async function refresh(
+  families: Families,
+  source: ExpositionSource,
+  reader: ProcUsageReader,
+  totals: MonotonicTotals,
+): Promise<void> {
+  const { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes, info } = families;
+  const states = source.states();
+  const trees = await source.pidTrees();
+  const pids = states.flatMap((s) =>
+    s.pid === null ? [] : (trees.get(s.process_name) ?? [s.pid]),
+  );
+  const usage = reader.read([...new Set(pids)]) ?? new Map<number, ProcUsage>();
+  const written = source.logBytes();
+  for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
+  for (const s of states) {
+    const process = s.process_name;
+    const tree = s.pid === null ? [] : (trees.get(process) ?? [s.pid]);
+    up.set({ process }, s.status === 'running' ? 1 : 0);
+    for (const name of STATES) state.set({ process, state: name }, s.status === name ? 1 : 0);
+    restarts.setTotal({ process }, totals.total(`restarts:${process}`, s.restarts));
+    if (s.exit_code !== null) exitCode.set({ process }, s.exit_code);
+    if (s.started_at !== null) started.set({ process }, s.started_at / 1000);
+    let rss = 0;
+    let cpuSeconds = 0;
+    for (const pid of tree) {
+      const one = usage.get(pid);
+      rss += one?.memory ?? 0;
+      cpuSeconds += one?.cpuSeconds ?? 0;
+    }
+    const cpuTotal =
+      s.pid === null
+        ? (totals.last(`cpu:${process}`) ?? 0)
+        : totals.total(`cpu:${process}`, cpuSeconds, s.pid, true);
+    cpu.setTotal({ process }, cpuTotal);
+    memory.set({ process }, rss);
+    fds.set({ process }, openDescriptors(tree));
+    logBytes.setTotal({ process }, written.get(process) ?? 0);
+  }
+  for (const d of source.list())
+    info.set(
+      { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
+      1,
+    );
+}

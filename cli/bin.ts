@@ -18,6 +18,7 @@ const CLIENT_COMMANDS = new Set([
   'users',
   'completion',
   'help',
+  '__complete',
 ]);
 // Host options that take a value: their value is not a subcommand (`stackd --config x status`).
 const HOST_VALUE_OPTIONS = new Set(['--config', '--data-dir', '--host', '--port', '--plugins']);

@@ -37,6 +37,9 @@ function firstCommand(argv: readonly string[]): string | undefined {
 
 const command = firstCommand(process.argv.slice(2));
 if (command !== undefined && CLIENT_COMMANDS.has(command)) {
+  // Node 22+ keeps compiled client modules on disk between runs (absent on Node 20: a no-op).
+  const { default: nodeModule } = await import('node:module');
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   const { runClient } = await import('./program.js');
   await runClient(process.argv);
 } else {

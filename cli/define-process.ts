@@ -32,7 +32,9 @@ export function processCommands(program: Command): void {
     program
       .command(action)
       .description(
-        `${action} processes and wait for the outcome (running, or failed with the reason)`,
+        action === 'stop'
+          ? 'stop processes and wait until each is gone'
+          : `${action} processes and wait for the outcome (running, or failed with the reason)`,
       )
       .argument('[name...]', 'the processes (names as `stackd status` shows them)')
       .option('-a, --all', 'every enabled process (never the API itself)')

@@ -34,7 +34,6 @@ export function buildProgram(): Command {
   configCommands(program);
   authCommands(program);
   completionCommands(program);
-  program.command('help [command]', { hidden: true });
   // Nested groups (config, users) inherit the settings that matter for exit codes and help.
   for (const command of program.commands) {
     command.configureHelp({ showGlobalOptions: true }).exitOverride();

@@ -75,10 +75,11 @@ export async function logs(
   let down = false;
   await followSocket(context.api, processNames.length === 1 ? processNames[0] : undefined, {
     wrote: (name) => follower.wake(name),
-    connected: (first) => {
+    connected: () => {
       if (down) context.err(`${context.paint('green', 'reconnected')}\n`);
       down = false;
-      if (!first) follower.wakeAll();
+      // Whatever was written since the tail (or while disconnected) is read now.
+      follower.wakeAll();
     },
     lost: () => {
       if (!down)

@@ -86,6 +86,7 @@ async function followRun(perTick: number, tickMs: number, total: number) {
   });
   track(client.pid, 'stackd logs -f');
   const latencies: number[] = [];
+  const sentTimes: number[] = [];
   let firstReceived = 0;
   let lastReceived = 0;
   let rest = '';
@@ -95,7 +96,9 @@ async function followRun(perTick: number, tickMs: number, total: number) {
     rest = lines.pop() ?? '';
     for (const line of lines) {
       const sent = Number(line.split(' ')[0]);
-      if (Number.isFinite(sent)) latencies.push(now - sent);
+      if (!Number.isFinite(sent)) continue;
+      latencies.push(now - sent);
+      sentTimes.push(sent);
     }
     if (firstReceived === 0) firstReceived = now;
     lastReceived = now;
@@ -118,6 +121,8 @@ async function followRun(perTick: number, tickMs: number, total: number) {
     return {
       latencies: latencies.slice(Math.floor(total / 10)),
       seconds: (lastReceived - firstReceived) / 1000,
+      // How fast the writer really wrote (a loaded machine delays its timer ticks).
+      writtenSeconds: ((sentTimes.at(-1) ?? 0) - (sentTimes[0] ?? 0)) / 1000,
     };
   } finally {
     client.kill('SIGTERM');
@@ -136,6 +141,7 @@ export async function cliBench(
   const total = options.rate * options.seconds;
   const burst = await followRun(options.rate / 100, 10, total);
   const followedRate = total / burst.seconds;
+  const writtenRate = total / burst.writtenSeconds;
   const figures: Figure[] = [
     ...[...times].map(([label, value]) =>
       figure(area, `${label}, ${options.processes} processes: wall`, round(value, 1), 'ms'),
@@ -166,11 +172,14 @@ export async function cliBench(
     ),
     figure(
       area,
-      `logs -f: lines/s followed (${options.rate}/s offered)`,
-      Math.round(followedRate),
+      `logs -f: lines/s the writer managed (${options.rate}/s asked)`,
+      Math.round(writtenRate),
       'lines/s',
-      { goal: { op: '>=', limit: options.rate * 0.95 } },
     ),
+    figure(area, 'logs -f: lines/s followed', Math.round(followedRate), 'lines/s', {
+      // Not falling behind: the client reads as fast as the lines were written.
+      goal: { op: '>=', limit: Math.round(writtenRate * 0.95) },
+    }),
     figure(
       area,
       `logs -f: behind at the end of the ${options.rate}/s run (p99 latency)`,

@@ -114,6 +114,26 @@ export default tseslint.config(
     },
   },
   {
+    // The terminal client loads only what a command needs: no host, no uWS, plugins for types only.
+    files: ['cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'uWebSockets.js', message: 'The client never loads uWS.' }],
+          patterns: [
+            { group: ['**/host/**'], message: 'The client never loads the host.' },
+            {
+              group: ['**/plugins/**', '**/sdk/**'],
+              allowTypeImports: true,
+              message: 'The client imports plugin and sdk code for types only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // An example is a separate package: stackd reaches it only as the published `stackd/sdk`.
     files: ['examples/**/*.ts'],
     rules: {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,symlinks,churn]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,symlinks,churn,cli]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -11,6 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { churnBench } from './churn.bench.js';
+import { cliBench } from './cli.bench.js';
 import { graphBench, metricsBench } from './external.bench.js';
 import { httpBench } from './http.bench.js';
 import { stopAll } from './lib/cleanup.js';
@@ -59,6 +60,8 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   prometheus: () => prometheusBench(quick),
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
+  cli: () =>
+    cliBench({ processes: 50, rounds: quick ? 5 : 15, rate: 10_000, seconds: quick ? 2 : 5 }),
   churn: () =>
     churnBench({ minutes: quick ? 2 : 10, warmupMs: quick ? 20_000 : 60_000, processes: 50 }),
 };

@@ -34,6 +34,8 @@ export async function startBenchHost(
   const host = await startHost({
     config,
     env: { STACKD_VALIDATE_RESPONSES: '0' },
+    // Booting with 50 processes on a loaded 2-core machine took over the helper's 20 s default.
+    bootTimeoutMs: 60_000,
     ...(plugins === undefined ? {} : { plugins }),
   });
   track(host.child.pid, 'stackd host');

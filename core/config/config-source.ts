@@ -4,6 +4,7 @@
  */
 import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from '../../sdk/bounded-json.js';
 import { resolveFreePorts } from './free-ports.js';
+import { CONFIG_SEARCH_PLACES } from './search-places.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -29,14 +30,6 @@ export interface ConfigSourceOptions {
 /** File name of the saved demo configuration inside the data dir. */
 export const SAVED_DEMO_NAME = 'stackd.json';
 
-const SEARCH_PLACES = [
-  'stackd.json',
-  '.stackdrc',
-  '.stackdrc.json',
-  'stackd.config.json',
-  '.config/stackd.json',
-];
-
 /** Find the configuration file, in the order of CONTRACT.md. */
 export async function resolveConfigSource(options: ConfigSourceOptions): Promise<ConfigSource> {
   if (options.explicitPath !== undefined && options.explicitPath !== '') {
@@ -47,7 +40,7 @@ export async function resolveConfigSource(options: ConfigSourceOptions): Promise
   // Loaded only when there is something to search for (an explicit --config needs none of it).
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('stackd', {
-    searchPlaces: SEARCH_PLACES,
+    searchPlaces: [...CONFIG_SEARCH_PLACES],
     searchStrategy: 'none',
     loaders: { noExt: (_path, content) => JSON.parse(content) as unknown },
   });

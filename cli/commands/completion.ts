@@ -1,0 +1,102 @@
+/**
+ * `stackd completion bash|zsh|fish`: a script to source. Subcommands and options complete from
+ * the script; process names are asked of the running host (`stackd __complete processes`, which
+ * prints nothing when the host cannot be reached, so a shell never hangs or prints errors).
+ */
+import type { ClientContext } from '../context.js';
+import { CliError, EXIT } from '../errors.js';
+import { listProcesses } from '../processes.js';
+
+const COMMANDS = [
+  'status',
+  'start',
+  'stop',
+  'restart',
+  'logs',
+  'config',
+  'graph',
+  'login',
+  'logout',
+  'users',
+  'completion',
+];
+const NAME_COMMANDS = ['status', 'start', 'stop', 'restart', 'logs'];
+
+const BASH = `# stackd completion for bash: source <(stackd completion bash)
+_stackd() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmd=\${COMP_WORDS[1]}
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "${COMMANDS.join(' ')}" -- "$cur")); return
+  fi
+  case "$cmd" in
+    ${NAME_COMMANDS.join('|')})
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "--all --no-wait --json --watch --follow --lines --since --url --token --help" -- "$cur"))
+      else
+        local IFS=$'\\n'
+        COMPREPLY=($(compgen -W "$(stackd __complete processes 2>/dev/null)" -- "$cur"))
+      fi ;;
+    config) COMPREPLY=($(compgen -W "get set edit --persist" -- "$cur")) ;;
+    users) COMPREPLY=($(compgen -W "list add disable enable" -- "$cur")) ;;
+    completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
+    graph) COMPREPLY=($(compgen -W "--dot --all" -- "$cur")) ;;
+  esac
+}
+complete -F _stackd stackd
+`;
+
+const ZSH = `#compdef stackd
+# stackd completion for zsh: source <(stackd completion zsh)
+_stackd() {
+  if (( CURRENT == 2 )); then
+    compadd -- ${COMMANDS.join(' ')}; return
+  fi
+  case $words[2] in
+    ${NAME_COMMANDS.join('|')})
+      if [[ $PREFIX == -* ]]; then
+        compadd -- --all --no-wait --json --watch --follow --lines --since --url --token --help
+      else
+        local -a names; names=("\${(@f)$(stackd __complete processes 2>/dev/null)}")
+        compadd -a names
+      fi ;;
+    config) compadd -- get set edit --persist ;;
+    users) compadd -- list add disable enable ;;
+    completion) compadd -- bash zsh fish ;;
+    graph) compadd -- --dot --all ;;
+  esac
+}
+compdef _stackd stackd
+`;
+
+const FISH = `# stackd completion for fish: stackd completion fish | source
+complete -c stackd -f
+complete -c stackd -n '__fish_use_subcommand' -a '${COMMANDS.join(' ')}'
+complete -c stackd -n '__fish_seen_subcommand_from ${NAME_COMMANDS.join(' ')}' -a '(stackd __complete processes 2>/dev/null)'
+complete -c stackd -n '__fish_seen_subcommand_from ${NAME_COMMANDS.join(' ')}' -l all -l no-wait -l json -l watch -l follow -l lines -l since
+complete -c stackd -n '__fish_seen_subcommand_from config' -a 'get set edit'
+complete -c stackd -n '__fish_seen_subcommand_from users' -a 'list add disable enable'
+complete -c stackd -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
+complete -c stackd -n '__fish_seen_subcommand_from graph' -l dot -l all
+complete -c stackd -l url -r -d 'host URL'
+complete -c stackd -l token -r -d 'access token'
+`;
+
+const SCRIPTS: Record<string, string> = { bash: BASH, zsh: ZSH, fish: FISH };
+
+/** Run `completion SHELL`. */
+export function completion(context: ClientContext, shell: string): void {
+  const script = SCRIPTS[shell];
+  if (script === undefined)
+    throw new CliError(`no completion for '${shell}': use bash, zsh or fish`, EXIT.usage);
+  context.out(script);
+}
+
+/** Run `__complete processes`: the names, one a line; nothing at all on any failure. */
+export async function completeProcesses(context: ClientContext): Promise<void> {
+  try {
+    const entries = await listProcesses(context.api);
+    context.out(entries.map((entry) => `${entry.process_name}\n`).join(''));
+  } catch {
+    // Completion must stay silent.
+  }
+}

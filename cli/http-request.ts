@@ -1,0 +1,59 @@
+/**
+ * One HTTP exchange over node:http(s). Not fetch: Node's fetch loads its bundled undici on first
+ * use, which cost ~1 s of a 1.5 s `stackd status` on the loaded 2-core machine (node:http: a few
+ * ms), and `stackd status` is meant to start as fast as `node -e 0`.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/** Connections are reused between the few requests of one command. */
+const agents = {
+  http: new HttpAgent({ keepAlive: true }),
+  https: new HttpsAgent({ keepAlive: true }),
+};
+
+export interface RawExchange {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Record<string, string>;
+  readonly body: string | undefined;
+  /** Give up (rejects with a TimeoutError) after this long; undefined: never. */
+  readonly timeoutMs: number | undefined;
+}
+
+/** Status and body text; rejects when no answer comes (refused, unknown host, timeout). */
+export function exchange(request: RawExchange): Promise<{ status: number; text: string }> {
+  const secure = request.url.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      request.url,
+      {
+        method: request.method,
+        headers: {
+          ...request.headers,
+          ...(request.body === undefined
+            ? {}
+            : { 'content-length': String(Buffer.byteLength(request.body)) }),
+        },
+        agent: secure ? agents.https : agents.http,
+        ...(request.timeoutMs === undefined
+          ? {}
+          : { signal: AbortSignal.timeout(request.timeoutMs) }),
+      },
+      (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(request.body);
+  });
+}

@@ -49,6 +49,13 @@ import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
 import { checkStopBudget } from './stop-budget.js';
+import { ConfigApplier } from './config-apply.js';
+import {
+  historyRoute,
+  historyVersionRoute,
+  previewConfigRoute,
+  rollbackRoute,
+} from './routes/config-change-routes.js';
 
 export default definePlugin({
   name: 'supervisor',
@@ -113,6 +120,17 @@ export default definePlugin({
     };
     // Every update anyone makes (routes, the supervisor, other plugins) passes the block schemas.
     ctx.stack.addValidator(documentValidator);
+    // Changes users make (POST /config, rollback, the file edited on disk) reach the processes
+    // through the plan the preview shows.
+    const applier = new ConfigApplier(
+      supervisor,
+      control,
+      () => ctx.optional(dependencyGraphRef),
+      ctx.logger.child('config'),
+    );
+    ctx.stack.onChange((change) => {
+      if (change.apply) void applier.apply(applier.plan(change.previous, change.current));
+    });
 
     // Routes and streams, in one list.
     ctx.route(processListRoute(supervisor));
@@ -140,6 +158,10 @@ export default definePlugin({
     ctx.route(processConfigSchemaRoute(ctx));
     ctx.route(saveConfigRoute(ctx));
     ctx.route(validateConfigRoute());
+    ctx.route(previewConfigRoute({ stack: ctx.stack, applier }));
+    ctx.route(historyRoute({ stack: ctx.stack, applier }));
+    ctx.route(historyVersionRoute({ stack: ctx.stack, applier }));
+    ctx.route(rollbackRoute({ stack: ctx.stack, applier }));
     publishStatus = registerStatusStream(ctx, () => supervisor.states());
     registerLogStream(ctx, logs);
     ctx.healthCheck('processes', processesHealthCheck(supervisor));

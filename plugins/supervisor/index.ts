@@ -50,6 +50,7 @@ import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
 import { checkStopBudget } from './stop-budget.js';
 import { ConfigApplier } from './config-apply.js';
+import { lintDocument } from './config-model/config-lint.js';
 import {
   historyRoute,
   historyVersionRoute,
@@ -120,6 +121,10 @@ export default definePlugin({
     };
     // Every update anyone makes (routes, the supervisor, other plugins) passes the block schemas.
     ctx.stack.addValidator(documentValidator);
+    const notes = lintDocument(ctx.stack.read(), Object.keys(ctx.stack.sliceSchemas()));
+    for (const warning of notes.warnings) ctx.logger.warn(`config: ${warning}`);
+    for (const name of notes.disabled)
+      ctx.logger.info(`${name} is disabled (a block runs only with "enabled": true)`);
     // Changes users make (POST /config, rollback, the file edited on disk) reach the processes
     // through the plan the preview shows.
     const applier = new ConfigApplier(

@@ -21,6 +21,49 @@ export interface ConfigUpdateOptions {
   readonly persist?: boolean | readonly string[];
   /** Who made the change (for change history); not persisted. */
   readonly reason?: string;
+  /** Who asks (a username, `file`, a plugin's name): recorded with the version. */
+  readonly actor?: string;
+  /**
+   * Refuse the change (a {@link StaleConfigError}) unless the document is still at this
+   * generation: a client's `If-Match`, checked in turn with every other change.
+   */
+  readonly expectGeneration?: number;
+  /**
+   * The running processes follow the change (restart, start, stop what it touches). Changes a
+   * user asks for (POST /config, a rollback, the file edited on disk) set it; a plugin keeping
+   * its own state in the document does not.
+   */
+  readonly apply?: boolean;
+}
+
+/** A change refused because the document moved on since the client read it. */
+export class StaleConfigError extends Error {
+  constructor(readonly current: number) {
+    super(`the configuration changed meanwhile; its generation is now ${current}`);
+    this.name = 'StaleConfigError';
+  }
+}
+
+/** One persisted change as the history keeps it (values redacted). */
+export interface ConfigVersionSummary {
+  readonly version: number;
+  /** ISO time of the write. */
+  readonly at: string;
+  readonly actor: string;
+  readonly reason: string | null;
+  /** Field-level changes against the version before (secrets as changed/unchanged). */
+  readonly diff: readonly ConfigFieldChange[];
+}
+
+/** One field's change: its path from the document root, before and after. */
+export interface ConfigFieldChange {
+  readonly path: string;
+  /** Absent when the field is new; `[REDACTED]` for a secret. */
+  readonly old?: unknown;
+  /** Absent when the field is removed; `[REDACTED]` for a secret. */
+  readonly new?: unknown;
+  /** Set for secrets, whose values are never shown. */
+  readonly secret?: 'changed' | 'unchanged';
 }
 
 /** A change listener's argument. */
@@ -28,6 +71,10 @@ export interface ConfigChange {
   readonly previous: Readonly<JsonRecord>;
   readonly current: Readonly<JsonRecord>;
   readonly reason: string | undefined;
+  /** The document's generation after the change. */
+  readonly generation: number;
+  /** See {@link ConfigUpdateOptions.apply}. */
+  readonly apply: boolean;
 }
 
 /** A validator: throw an `InputError` naming the field to reject a candidate document. */
@@ -69,6 +116,17 @@ export interface StackConfig {
   ): Promise<JsonRecord>;
   /** Write the in-memory document to the file atomically. */
   save(): Promise<void>;
+  /** A number that changes with every change of the document, from any source. */
+  readonly generation: number;
+  /**
+   * What `update` would make of the document, validated, without changing anything: the
+   * candidate `update` would swap in (same mutator, same validators, same errors).
+   */
+  preview(mutate: (draft: JsonRecord) => JsonRecord | void): Promise<JsonRecord>;
+  /** The persisted versions, newest first. */
+  history(): Promise<ConfigVersionSummary[]>;
+  /** The whole document of one version (not redacted), or undefined when it is not kept. */
+  versionDocument(version: number): Promise<JsonRecord | undefined>;
   /** Add a validator every update must pass. Returns a function that removes it. */
   addValidator(validator: ConfigValidator): () => void;
   /** Listen to swaps; returns an unsubscribe function. */

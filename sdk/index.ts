@@ -14,6 +14,7 @@ export * from './events.js';
 export * from './tasks.js';
 export * from './storage.js';
 export * from './config.js';
+export * from './config-diff.js';
 export * from './logger.js';
 export * from './errors.js';
 export * from './atomic-file.js';

@@ -8,7 +8,8 @@ import { CONFIG_SEARCH_PLACES } from './search-places.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Script } from 'node:vm';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { parseConfigText } from './jsonc-text.js';
 
 /** Where the document was found, and where saves go. */
 export interface ConfigSource {
@@ -42,7 +43,8 @@ export async function resolveConfigSource(options: ConfigSourceOptions): Promise
   const explorer = cosmiconfig('stackd', {
     searchPlaces: [...CONFIG_SEARCH_PLACES],
     searchStrategy: 'none',
-    loaders: { noExt: (_path, content) => JSON.parse(content) as unknown },
+    // Found files are read again (and their syntax errors reported) by readConfigDocument.
+    loaders: { noExt: lenientJsonc, '.json': lenientJsonc },
   });
   const found = await explorer.search(options.searchFrom);
   if (found !== null && !found.isEmpty)
@@ -76,27 +78,9 @@ export async function readConfigDocument(
     throw new Error(
       `${source.readPath} nests deeper than ${CONFIG_MAX_DEPTH} levels of objects and arrays`,
     );
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`JSON syntax error in ${source.readPath}: ${describePosition(text, error)}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${source.readPath} must hold one JSON object`);
-  }
-  return parsed as Record<string, unknown>;
+  return parseConfigText(text, source.readPath);
 }
 
-function describePosition(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // V8's JSON errors carry no line; compiling (never running) the text as a JS expression finds it
-  // for the usual mistakes (a missing value, a stray brace, an unclosed string).
-  try {
-    new Script(`(\n${text}\n)`, { filename: 'config' });
-  } catch (syntax) {
-    const line = /config:(\d+)/.exec(syntax instanceof Error ? (syntax.stack ?? '') : '')?.[1];
-    if (line !== undefined) return `${message} (near line ${Math.max(1, Number(line) - 1)})`;
-  }
-  return message;
+function lenientJsonc(_path: string, content: string): unknown {
+  return parseJsonc(content, [], { allowTrailingComma: true }) as unknown;
 }

@@ -7,14 +7,24 @@ import type {
   ConfigChange,
   ConfigUpdateOptions,
   ConfigValidator,
+  ConfigVersionSummary,
   ConfigView,
   JsonRecord,
   StackConfig,
 } from '../../sdk/config.js';
 import { writeFileAtomic } from '../../sdk/atomic-file.js';
 import type { ConfigSource } from './config-source.js';
-import { isJsonRecord } from '../../sdk/config.js';
-import { cloneJson, formatJsonDocument, getAtPath, setAtPath } from './json-tools.js';
+import { isJsonRecord, StaleConfigError } from '../../sdk/config.js';
+import type { ConfigHistory } from './config-history.js';
+import { cloneJson, getAtPath, setAtPath } from './json-tools.js';
+import { editConfigText, formatConfigText, parseConfigText } from './jsonc-text.js';
+
+type Mutator = (draft: JsonRecord) => JsonRecord | void;
+
+/** What the store does with a document read back from the file (edited on disk). */
+export interface AdoptOptions {
+  readonly reason: string;
+}
 
 /** The configuration store of one host. */
 export class ConfigStore implements StackConfig {
@@ -25,13 +35,27 @@ export class ConfigStore implements StackConfig {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly slices: Record<string, JsonRecord> = {};
   private originValue: 'file' | 'demo';
+  // Starts from the clock so an ETag taken before a host restart never matches one after it.
+  private generationValue = Date.now();
+  /** The file's text as this host last wrote or read it (a watcher skips its own writes). */
+  private knownText: string | undefined;
 
   constructor(
     private readonly source: ConfigSource,
     initial: JsonRecord,
+    private readonly versions: ConfigHistory | null = null,
   ) {
     this.document = cloneJson(initial);
     this.originValue = source.origin;
+  }
+
+  get generation(): number {
+    return this.generationValue;
+  }
+
+  /** The file's text as the host last wrote or adopted it. */
+  get lastKnownText(): string | undefined {
+    return this.knownText;
   }
 
   get filePath(): string {
@@ -61,18 +85,63 @@ export class ConfigStore implements StackConfig {
     return isJsonRecord(section) ? cloneJson(section) : {};
   }
 
-  update(
-    mutate: (draft: JsonRecord) => JsonRecord | void,
-    options: ConfigUpdateOptions = {},
-  ): Promise<JsonRecord> {
-    // Updates run one at a time so a persist never interleaves with another change.
-    const run = this.queue.then(() => this.apply(mutate, options));
+  update(mutate: Mutator, options: ConfigUpdateOptions = {}): Promise<JsonRecord> {
+    return this.inTurn(() => this.apply(mutate, options));
+  }
+
+  preview(mutate: Mutator): Promise<JsonRecord> {
+    return this.inTurn(() => Promise.resolve().then(() => this.candidateOf(mutate)));
+  }
+
+  async history(): Promise<ConfigVersionSummary[]> {
+    return this.versions === null ? [] : this.versions.list();
+  }
+
+  async versionDocument(version: number): Promise<JsonRecord | undefined> {
+    return this.versions === null ? undefined : this.versions.document(version);
+  }
+
+  /**
+   * Record the document as loaded at boot as a version when the history does not end with it
+   * (a first boot, or the file edited while the host was down).
+   */
+  recordBootVersion(text: string | undefined): Promise<void> {
+    this.knownText = text;
+    return this.inTurn(async () => {
+      if (this.versions === null || this.originValue === 'demo') return;
+      const latest = await this.versions.latest();
+      if (latest !== null && JSON.stringify(latest.document) === JSON.stringify(this.document))
+        return;
+      await this.versions.record(cloneJson(this.document), 'file', 'loaded at boot');
+    });
+  }
+
+  /**
+   * A document read back from the file (edited on disk): validated like any change, swapped in
+   * and recorded as a version; the running processes follow it. Throws when it is refused.
+   */
+  adoptFileText(text: string, options: AdoptOptions): Promise<boolean> {
+    return this.inTurn(async () => {
+      if (text === this.knownText) return false;
+      const parsed = parseConfigText(text, this.source.writePath);
+      this.validate(parsed);
+      this.knownText = text;
+      if (this.versions !== null)
+        await this.versions.record(cloneJson(parsed), 'file', options.reason);
+      this.swap(parsed, { reason: options.reason, actor: 'file', apply: true });
+      return true;
+    });
+  }
+
+  /** Updates run one at a time so a persist never interleaves with another change. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
   }
 
   async save(): Promise<void> {
-    await this.update(() => undefined, { persist: true });
+    await this.update(() => undefined, { persist: true, reason: 'save' });
   }
 
   addValidator(validator: ConfigValidator): () => void {
@@ -99,42 +168,78 @@ export class ConfigStore implements StackConfig {
     for (const validator of this.validators) validator(candidate);
   }
 
-  private async apply(
-    mutate: (draft: JsonRecord) => JsonRecord | void,
-    options: ConfigUpdateOptions,
-  ): Promise<JsonRecord> {
+  private candidateOf(mutate: Mutator): JsonRecord {
     const draft = cloneJson(this.document);
     const returned = mutate(draft);
     const candidate = returned === undefined ? draft : returned;
     if (!isJsonRecord(candidate)) throw new Error('the configuration must stay one JSON object');
     this.validate(candidate);
+    return candidate;
+  }
+
+  private async apply(mutate: Mutator, options: ConfigUpdateOptions): Promise<JsonRecord> {
+    if (options.expectGeneration !== undefined && options.expectGeneration !== this.generation)
+      throw new StaleConfigError(this.generation);
+    const candidate = this.candidateOf(mutate);
     if (options.persist !== undefined && options.persist !== false) {
-      await this.persist(candidate, options.persist === true ? null : options.persist);
+      const written = await this.persist(
+        candidate,
+        options.persist === true ? null : options.persist,
+      );
+      if (this.versions !== null)
+        await this.versions.record(written, options.actor ?? 'host', options.reason);
     }
-    const previous = this.document;
-    this.document = candidate;
-    const change: ConfigChange = { previous, current: candidate, reason: options.reason };
-    for (const listener of this.listeners) listener(change);
+    this.swap(candidate, options);
     return cloneJson(candidate);
   }
 
-  private async persist(candidate: JsonRecord, subtree: readonly string[] | null): Promise<void> {
+  private swap(candidate: JsonRecord, options: ConfigUpdateOptions): void {
+    const previous = this.document;
+    this.document = candidate;
+    this.generationValue += 1;
+    const change: ConfigChange = {
+      previous,
+      current: candidate,
+      reason: options.reason,
+      generation: this.generationValue,
+      apply: options.apply === true,
+    };
+    for (const listener of this.listeners) listener(change);
+  }
+
+  /** Write the candidate (or one subtree of it) into the file; returns the document written. */
+  private async persist(
+    candidate: JsonRecord,
+    subtree: readonly string[] | null,
+  ): Promise<JsonRecord> {
+    const text = await this.readFileText();
     let toWrite: JsonRecord = candidate;
     if (subtree !== null) {
       // Merge only this subtree into the file as it is on disk: other in-memory changes stay unsaved.
-      const onDisk = await this.readFileDocument();
-      toWrite = onDisk ?? cloneJson(candidate);
+      toWrite = this.parseOrNull(text) ?? cloneJson(candidate);
       setAtPath(toWrite, subtree, cloneJson(getAtPath(candidate, subtree)));
     }
-    await writeFileAtomic(this.source.writePath, formatJsonDocument(toWrite));
+    // The file is edited in place: the user's comments, indentation and layout stay.
+    const next = text === null ? formatConfigText(toWrite) : editConfigText(text, toWrite);
+    await writeFileAtomic(this.source.writePath, next);
+    this.knownText = next;
     this.originValue = 'file';
+    return toWrite;
   }
 
-  private async readFileDocument(): Promise<JsonRecord | null> {
+  private parseOrNull(text: string | null): JsonRecord | null {
+    if (text === null) return null;
+    try {
+      return parseConfigText(text, this.source.writePath);
+    } catch {
+      return null;
+    }
+  }
+
+  private async readFileText(): Promise<string | null> {
     if (this.originValue === 'demo') return null;
     try {
-      const parsed: unknown = JSON.parse(await readFile(this.source.writePath, 'utf8'));
-      return isJsonRecord(parsed) ? parsed : null;
+      return await readFile(this.source.writePath, 'utf8');
     } catch {
       return null;
     }

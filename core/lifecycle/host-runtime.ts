@@ -5,14 +5,21 @@
 import 'reflect-metadata';
 import { chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { authenticatorRef } from '../../sdk/contracts/authenticator.js';
 import type { HostInfo } from '../../sdk/context.js';
 import type { Logger } from '../../sdk/logger.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
-import { readConfigDocument, resolveConfigSource } from '../config/config-source.js';
+import {
+  readConfigDocument,
+  resolveConfigSource,
+  type ConfigSource,
+} from '../config/config-source.js';
 import { STOP_NOTICE_MS } from '../../sdk/context.js';
 import { ConfigStore } from '../config/config-store.js';
+import { ConfigHistory, historyKeep } from '../config/config-history.js';
+import { ConfigFileWatch } from '../config/config-watch.js';
 import { clientAddressesOf } from '../http/trusted-proxies-setting.js';
 import { guardOutboundSetting } from '../config/outbound-setting.js';
 import { ClientAddresses } from '../http/client-address.js';
@@ -80,6 +87,7 @@ export class HostRuntime implements RunningHost {
   readonly nativeUws = isNativeUws();
   plugins: LoadedPlugin[] = [];
   private configStore: ConfigStore | undefined;
+  private configWatch: ConfigFileWatch | undefined;
   private active: ActivePlugin[] = [];
   private server: HttpServer | undefined;
   private readonly shutdown = new AbortController();
@@ -141,6 +149,9 @@ export class HostRuntime implements RunningHost {
     this.configStore = new ConfigStore(
       source,
       await readConfigDocument(source, options.demoDir, (message) => this.logger.warn(message)),
+      new ConfigHistory(join(dataDir, 'config-history'), () =>
+        historyKeep(this.config.hostSection()),
+      ),
     );
     const hostSection = this.configStore.hostSection();
     const api = isJsonRecord(hostSection.api_service) ? hostSection.api_service : {};
@@ -175,6 +186,7 @@ export class HostRuntime implements RunningHost {
       }
     }
     for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
+    await this.checkBootDocument(source);
     for (const entry of this.active) await this.startPlugin(entry);
     this.metrics.start();
 
@@ -191,6 +203,28 @@ export class HostRuntime implements RunningHost {
     const boundPort = await this.server.listen(host, port);
     this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
     return this.baseUrl;
+  }
+
+  /**
+   * The document as loaded passes the validators every later change passes (plugins added theirs
+   * while registering), before anything starts; then it is the first version of the history and
+   * the file is watched.
+   */
+  private async checkBootDocument(source: ConfigSource): Promise<void> {
+    try {
+      this.config.validate(this.config.read());
+    } catch (error) {
+      throw new BootError('STACKD_CONFIG_INVALID', `${source.readPath}: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+    const text = source.origin === 'file' ? await readFile(source.readPath, 'utf8') : undefined;
+    await this.config.recordBootVersion(text);
+    if (source.origin !== 'file') return;
+    const watcher = new ConfigFileWatch(this.config, source.writePath, this.logger.child('config'));
+    watcher.start();
+    this.configWatch = watcher;
+    this.health.add('host', 'config', () => watcher.health());
   }
 
   private registerCore(dataDir: string): void {
@@ -326,6 +360,7 @@ export class HostRuntime implements RunningHost {
 
   private async stopSteps(): Promise<void> {
     this.shutdown.abort(new Error('host stopping'));
+    this.configWatch?.stop();
     this.server?.closeListener();
     this.streams.closeAll();
     this.metrics.stop();

@@ -6,6 +6,7 @@
 import type {
   ConfigChange,
   ConfigUpdateOptions,
+  ConfigVersionSummary,
   ConfigValidator,
   ConfigView,
   JsonRecord,
@@ -75,8 +76,30 @@ export class PluginStack implements StackConfig {
     mutate: (draft: JsonRecord) => JsonRecord | void,
     options?: ConfigUpdateOptions,
   ): Promise<JsonRecord> {
-    if (this.access === 'document') return this.store.update(mutate, options);
-    return this.store.update((draft) => {
+    return this.store.update(this.guarded(mutate), { actor: this.plugin, ...options });
+  }
+
+  get generation(): number {
+    return this.store.generation;
+  }
+
+  preview(mutate: (draft: JsonRecord) => JsonRecord | void): Promise<JsonRecord> {
+    return this.store.preview(this.guarded(mutate));
+  }
+
+  history(): Promise<ConfigVersionSummary[]> {
+    return this.store.history();
+  }
+
+  versionDocument(version: number): Promise<JsonRecord | undefined> {
+    return this.store.versionDocument(version);
+  }
+
+  private guarded(
+    mutate: (draft: JsonRecord) => JsonRecord | void,
+  ): (draft: JsonRecord) => JsonRecord | void {
+    if (this.access === 'document') return mutate;
+    return (draft) => {
       const before = outsideSlice(draft, this.plugin);
       const result = mutate(draft) ?? draft;
       if (outsideSlice(result, this.plugin) !== before)
@@ -85,7 +108,7 @@ export class PluginStack implements StackConfig {
           `plugin '${this.plugin}' may only change stackd.${this.plugin} of the configuration`,
         );
       return result;
-    }, options);
+    };
   }
 
   save(): Promise<void> {

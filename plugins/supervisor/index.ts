@@ -51,6 +51,14 @@ import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
 import { checkStopBudget } from './stop-budget.js';
+import { ConfigApplier } from './config-apply.js';
+import { lintDocument } from './config-model/config-lint.js';
+import {
+  historyRoute,
+  historyVersionRoute,
+  previewConfigRoute,
+  rollbackRoute,
+} from './routes/config-change-routes.js';
 
 export default definePlugin({
   name: 'supervisor',
@@ -118,6 +126,21 @@ export default definePlugin({
     };
     // Every update anyone makes (routes, the supervisor, other plugins) passes the block schemas.
     ctx.stack.addValidator(documentValidator);
+    const notes = lintDocument(ctx.stack.read(), Object.keys(ctx.stack.sliceSchemas()));
+    for (const warning of notes.warnings) ctx.logger.warn(`config: ${warning}`);
+    for (const name of notes.disabled)
+      ctx.logger.info(`${name} is disabled (a block runs only with "enabled": true)`);
+    // Changes users make (POST /config, rollback, the file edited on disk) reach the processes
+    // through the plan the preview shows.
+    const applier = new ConfigApplier(
+      supervisor,
+      control,
+      () => ctx.optional(dependencyGraphRef),
+      ctx.logger.child('config'),
+    );
+    ctx.stack.onChange((change) => {
+      if (change.apply) void applier.apply(applier.plan(change.previous, change.current));
+    });
 
     // Routes and streams, in one list.
     ctx.route(processListRoute(supervisor));
@@ -145,6 +168,10 @@ export default definePlugin({
     ctx.route(processConfigSchemaRoute(ctx));
     ctx.route(saveConfigRoute(ctx));
     ctx.route(validateConfigRoute());
+    ctx.route(previewConfigRoute({ stack: ctx.stack, applier }));
+    ctx.route(historyRoute({ stack: ctx.stack, applier }));
+    ctx.route(historyVersionRoute({ stack: ctx.stack, applier }));
+    ctx.route(rollbackRoute({ stack: ctx.stack, applier }));
     publishStatus = registerStatusStream(ctx, () => supervisor.states());
     registerLogStream(ctx, logs);
     ctx.healthCheck('processes', processesHealthCheck(supervisor));

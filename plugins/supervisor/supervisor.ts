@@ -277,6 +277,11 @@ export class Supervisor {
     return runner === undefined ? Promise.resolve(this.stateOf(entry)) : runner.stop();
   }
 
+  /** Stop a process by name, also one whose block is gone from the configuration. */
+  async stopByName(processName: string): Promise<ProcessState | undefined> {
+    return this.runners.get(processName)?.stop();
+  }
+
   restartEntry(entry: ProcessEntry): Promise<StartOutcome> {
     if (entry.self) return Promise.resolve({ state: this.stateOf(entry), failure: null });
     return this.runner(entry.process_name).restart();

@@ -81,8 +81,10 @@ export const ProcessBlock = Type.Object(
       description: 'Unique name used in every request.',
     }),
     command: Type.Optional(
-      Type.Union([Type.Array(Type.String()), Type.String()], {
-        description: 'Argument vector; a string is split like a shell would, without a shell.',
+      Type.Union([Type.Array(Type.String(), { minItems: 1 }), NonEmptyString], {
+        description:
+          'Argument vector (at least the program); a string is split like a shell would, ' +
+          'without a shell.',
       }),
     ),
     port: Type.Optional(PortNumber),
@@ -112,6 +114,13 @@ export const ProcessBlock = Type.Object(
       Type.Boolean({ description: 'Restart after an unexpected exit (false opts out).' }),
     ),
     restart_policy: Type.Optional(RestartPolicyBlock),
+    restart_dependents: Type.Optional(
+      Type.Boolean({
+        description:
+          'When a configuration change restarts this process, restart the running processes ' +
+          'that depend on it too (default false).',
+      }),
+    ),
     health_check: Type.Optional(
       Type.Union([Type.Boolean(), HealthCheckBlock], {
         description: 'true: probe `port` with the defaults; false: off; an object tunes the probe.',

@@ -26,6 +26,9 @@ export const ConfigUpdateBody = Type.Object({
       'Also write to the file (atomically). With process_name only that block is written; the ' +
       "file's other blocks stay as they are on disk.",
   }),
+  reason: Type.Optional(
+    Type.String({ maxLength: 500, description: 'Why: kept with the version in the history.' }),
+  ),
 });
 /** Type of {@link ConfigUpdateBody}. */
 export type ConfigUpdateBody = Static<typeof ConfigUpdateBody>;

@@ -71,45 +71,67 @@ export function findEntryOrThrow(document: JsonRecord, processName: string): Pro
   return entry;
 }
 
+/** A POST /config body turned into a store mutation: run by update (apply) or preview. */
+export interface PreparedUpdate {
+  readonly mutate: (draft: JsonRecord) => void;
+  readonly options: ConfigUpdateOptions;
+  readonly result: ConfigUpdateResult;
+  /** The process's name after the update (a rename changes it), for process-scoped updates. */
+  newName(): string | null;
+  /** The store's error named as a request field where the update touched it. */
+  renameError(error: unknown): unknown;
+}
+
+/** The body of POST /config (and of its preview). */
+export interface UpdateRequest {
+  readonly process_name?: string | undefined;
+  readonly updates: JsonRecord;
+  readonly persist: boolean;
+}
+
+/** Prepare a POST /config body: a process-scoped or a global update. */
+export function prepareUpdate(stack: StackConfig, request: UpdateRequest): PreparedUpdate {
+  return request.process_name === undefined
+    ? prepareDocumentUpdate(stack, request)
+    : prepareBlockUpdate(stack, { ...request, processName: request.process_name });
+}
+
 /** Update one process block (keys replace the block's keys; secrets echoed back are kept). */
-export async function updateProcessBlock(
+function prepareBlockUpdate(
   stack: StackConfig,
   request: { processName: string; updates: JsonRecord; persist: boolean },
-): Promise<{ result: ConfigUpdateResult; entry: ProcessEntry; newName: string }> {
+): PreparedUpdate {
   const entry = findEntryOrThrow(stack.read(), request.processName);
   let newName = entry.process_name;
-  const options: ConfigUpdateOptions = request.persist
-    ? { persist: entry.path, reason: 'POST /config' }
-    : { reason: 'POST /config' };
-  try {
-    await stack.update((draft) => {
-      const current = blockAt(draft, entry.path);
-      if (current === undefined || current.process_name !== entry.process_name)
-        throw new ConflictError(
-          'CONFIG_CHANGED',
-          `Process '${entry.process_name}' changed meanwhile`,
+  const mutate = (draft: JsonRecord): void => {
+    const current = blockAt(draft, entry.path);
+    if (current === undefined || current.process_name !== entry.process_name)
+      throw new ConflictError(
+        'CONFIG_CHANGED',
+        `Process '${entry.process_name}' changed meanwhile`,
+      );
+    const restored = restoreSecrets(request.updates, current, entry.path) as JsonRecord;
+    const merged = { ...current, ...restored };
+    const [failure] = validateBlock(merged, entry.self, 1);
+    if (failure !== undefined) throw blockFailure(failure, entry, request.updates);
+    if (merged.process_name !== entry.process_name) {
+      const owner = listProcessEntries(draft).find(
+        (other) => other.process_name === merged.process_name,
+      );
+      if (owner !== undefined)
+        throw rejection(
+          'updates.process_name',
+          `process_name '${owner.process_name}' is already used by ${owner.path.join('.')}`,
         );
-      const restored = restoreSecrets(request.updates, current, entry.path) as JsonRecord;
-      const merged = { ...current, ...restored };
-      const [failure] = validateBlock(merged, entry.self, 1);
-      if (failure !== undefined) throw blockFailure(failure, entry, request.updates);
-      if (merged.process_name !== entry.process_name) {
-        const owner = listProcessEntries(draft).find(
-          (other) => other.process_name === merged.process_name,
-        );
-        if (owner !== undefined)
-          throw rejection(
-            'updates.process_name',
-            `process_name '${owner.process_name}' is already used by ${owner.path.join('.')}`,
-          );
-      }
-      Object.assign(current, restored);
-      if (typeof current.process_name === 'string') newName = current.process_name;
-    }, options);
-  } catch (error) {
-    throw renameDocumentField(error, entry.path, request.updates);
-  }
+    }
+    Object.assign(current, restored);
+    if (typeof current.process_name === 'string') newName = current.process_name;
+  };
   return {
+    mutate,
+    options: request.persist
+      ? { persist: entry.path, reason: 'POST /config' }
+      : { reason: 'POST /config' },
     result: {
       status: 'ok',
       scope: 'process',
@@ -117,33 +139,35 @@ export async function updateProcessBlock(
       persisted: request.persist,
       keys: Object.keys(request.updates),
     },
-    entry,
-    newName,
+    newName: () => newName,
+    renameError: (error) => renameDocumentField(error, entry.path, request.updates),
   };
 }
 
 /** Deep-merge a global update into the document, then validate the whole of it. */
-export async function updateDocument(
-  stack: StackConfig,
-  request: { updates: JsonRecord; persist: boolean },
-): Promise<ConfigUpdateResult> {
-  const options: ConfigUpdateOptions = request.persist
-    ? { persist: true, reason: 'POST /config' }
-    : { reason: 'POST /config' };
-  await stack.update((draft) => {
+function prepareDocumentUpdate(stack: StackConfig, request: UpdateRequest): PreparedUpdate {
+  const mutate = (draft: JsonRecord): void => {
     // A view's path (a client's layout of a plugin slice) is written through the view.
     const rest = writeViews(draft, request.updates, stack.views());
     deepMerge(draft, restoreSecrets(rest, draft, []) as JsonRecord);
     const [failure] = validateDocument(draft, 1);
     if (failure !== undefined)
       throw rejection(['updates', ...failure.path].join('.'), failure.message);
-  }, options);
+  };
   return {
-    status: 'ok',
-    scope: 'global',
-    process_name: null,
-    persisted: request.persist,
-    keys: Object.keys(request.updates),
+    mutate,
+    options: request.persist
+      ? { persist: true, reason: 'POST /config' }
+      : { reason: 'POST /config' },
+    result: {
+      status: 'ok',
+      scope: 'global',
+      process_name: null,
+      persisted: request.persist,
+      keys: Object.keys(request.updates),
+    },
+    newName: () => null,
+    renameError: (error) => error,
   };
 }
 
@@ -164,4 +188,53 @@ function renameDocumentField(
   const [first] = relative.split('.');
   if (first === undefined || !(first in updates)) return error;
   return new InputError(error.code, error.message, { field: `updates.${relative}`, cause: error });
+}
+
+/** Run a prepared update through the store (errors named as request fields). */
+export async function applyPrepared(
+  stack: StackConfig,
+  prepared: PreparedUpdate,
+  extra: ConfigUpdateOptions = {},
+): Promise<ConfigUpdateResult> {
+  try {
+    await stack.update(prepared.mutate, { ...prepared.options, ...extra });
+  } catch (error) {
+    throw prepared.renameError(error);
+  }
+  return prepared.result;
+}
+
+/** What a prepared update would make of the document (validated), and the document before. */
+export async function previewPrepared(
+  stack: StackConfig,
+  prepared: PreparedUpdate,
+): Promise<{ previous: JsonRecord; candidate: JsonRecord }> {
+  let previous: JsonRecord = {};
+  try {
+    const candidate = await stack.preview((draft) => {
+      previous = structuredClone(draft);
+      prepared.mutate(draft);
+    });
+    return { previous, candidate };
+  } catch (error) {
+    throw prepared.renameError(error);
+  }
+}
+
+/** Update one process block, as POST /config with process_name does. */
+export async function updateProcessBlock(
+  stack: StackConfig,
+  request: { processName: string; updates: JsonRecord; persist: boolean },
+): Promise<{ result: ConfigUpdateResult; newName: string }> {
+  const prepared = prepareBlockUpdate(stack, request);
+  const result = await applyPrepared(stack, prepared);
+  return { result, newName: prepared.newName() ?? request.processName };
+}
+
+/** Deep-merge a global update, as POST /config without process_name does. */
+export function updateDocument(
+  stack: StackConfig,
+  request: { updates: JsonRecord; persist: boolean },
+): Promise<ConfigUpdateResult> {
+  return applyPrepared(stack, prepareDocumentUpdate(stack, request));
 }

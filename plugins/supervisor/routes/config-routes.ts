@@ -1,5 +1,14 @@
 /** The configuration routes: read (secrets redacted), update, schemas, earlier-generation aliases. */
-import { ErrorBody, defineRoute, type Logger, type StackConfig } from '../../../sdk/index.js';
+import {
+  defineRoute,
+  ErrorBody,
+  reply,
+  StaleConfigError,
+  type HandlerRequest,
+  type Logger,
+  type StackConfig,
+} from '../../../sdk/index.js';
+import { StaleGeneration } from '../config-model/config-change-schemas.js';
 import { blockJsonSchema, documentJsonSchema } from '../config-model/block-schema.js';
 import {
   ConfigDocument,
@@ -11,11 +20,7 @@ import {
   ProcessSchemaBody,
 } from '../config-model/config-schemas.js';
 import { redactConfig } from '../../../sdk/index.js';
-import {
-  findEntryOrThrow,
-  updateDocument,
-  updateProcessBlock,
-} from '../config-model/config-updates.js';
+import { applyPrepared, findEntryOrThrow, prepareUpdate } from '../config-model/config-updates.js';
 import { validateDocument } from '../config-model/config-validation.js';
 import { withViews } from '../config-model/config-views.js';
 
@@ -46,10 +51,11 @@ export function getConfigRoute(ctx: ConfigRouteContext) {
     schema: { query: ConfigQuery, response: { 200: ConfigDocument, 404: ErrorBody } },
     handler: ({ query }) => {
       const document = ctx.stack.read();
+      const headers = { etag: etagOf(ctx.stack.generation) };
       if (query.process_name === undefined)
-        return redactConfig(withViews(document, ctx.stack.views()));
+        return reply(200, redactConfig(withViews(document, ctx.stack.views())), headers);
       const entry = findEntryOrThrow(document, query.process_name);
-      return redactConfig(entry.block, entry.path);
+      return reply(200, redactConfig(entry.block, entry.path), headers);
     },
   });
 }
@@ -68,20 +74,66 @@ export function updateConfigRoute(ctx: ConfigRouteContext, deps: ConfigRouteDeps
       '`updates.port`); the file is written atomically. A full configuration object (the earlier ' +
       'generation of this path) is a global update.',
     tags: TAGS,
-    schema: { body: ConfigUpdateBody, response: { 200: ConfigUpdateResponse, 404: ErrorBody } },
-    handler: async ({ body }) => {
-      if (body.process_name === undefined)
-        return updateDocument(ctx.stack, { updates: body.updates, persist: body.persist });
-      const { result, newName } = await updateProcessBlock(ctx.stack, {
-        processName: body.process_name,
-        updates: body.updates,
-        persist: body.persist,
-      });
-      notifyChanged(ctx, deps, result.process_name ?? newName);
-      if (newName !== result.process_name) notifyChanged(ctx, deps, newName);
-      return result;
+    schema: {
+      body: ConfigUpdateBody,
+      response: { 200: ConfigUpdateResponse, 404: ErrorBody, 412: StaleGeneration },
+    },
+    handler: async (request) => {
+      const { body } = request;
+      const prepared = prepareUpdate(ctx.stack, body);
+      let result;
+      try {
+        result = await applyPrepared(ctx.stack, prepared, {
+          ...changeOptions(request, body.reason),
+          apply: true,
+        });
+      } catch (error) {
+        if (error instanceof StaleConfigError) return staleReply(error);
+        throw error;
+      }
+      if (result.process_name !== null) {
+        const newName = prepared.newName() ?? result.process_name;
+        notifyChanged(ctx, deps, result.process_name);
+        if (newName !== result.process_name) notifyChanged(ctx, deps, newName);
+      }
+      return reply(200, result, { etag: etagOf(ctx.stack.generation) });
     },
   });
+}
+
+/** An ETag of a generation. */
+export function etagOf(generation: number): string {
+  return `"${generation}"`;
+}
+
+/** The generation an `If-Match` names: undefined without one (or `*`), NaN when unreadable. */
+export function ifMatchGeneration(headers: Readonly<Record<string, string>>): number | undefined {
+  const raw = headers['if-match']?.trim();
+  if (raw === undefined || raw === '' || raw === '*') return undefined;
+  const match = /^(?:W\/)?"?(\d+)"?$/.exec(raw);
+  return match?.[1] === undefined ? Number.NaN : Number(match[1]);
+}
+
+/** Who asks, why, and the generation they saw: the options every user change carries. */
+export function changeOptions(
+  request: Pick<HandlerRequest, 'headers' | 'principal'>,
+  reason: string | undefined,
+): { actor: string; reason?: string; expectGeneration?: number } {
+  const expected = ifMatchGeneration(request.headers);
+  return {
+    actor: request.principal?.username ?? 'api',
+    ...(reason === undefined ? {} : { reason }),
+    ...(expected === undefined ? {} : { expectGeneration: expected }),
+  };
+}
+
+/** 412 with the current generation, in the ETag header and the body. */
+export function staleReply(error: StaleConfigError) {
+  return reply(
+    412,
+    { detail: error.message, code: 'CONFIG_STALE' as const, generation: error.current },
+    { etag: etagOf(error.current) },
+  );
 }
 
 export function configSchemaRoute(ctx: ConfigRouteContext) {

@@ -3,6 +3,8 @@ import 'reflect-metadata';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostRuntime } from '../core/lifecycle/host-runtime.js';
+import { uwsBuild } from '../core/http/uws-app.js';
+import { UwsUnavailableError } from '../core/http/uws-loader.js';
 import { guardProcessOutput, writeOutput } from '../core/logging/process-output.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { parseCliOptions, USAGE } from './cli-options.js';
@@ -32,6 +34,7 @@ export async function run(): Promise<void> {
     process.stdout.write(`${version}\n`);
     return;
   }
+  exitUnlessUwsLoads();
   const host = new HostRuntime({
     version,
     cwd: process.cwd(),
@@ -80,11 +83,22 @@ export async function run(): Promise<void> {
 
   try {
     const url = await host.boot();
-    writeOutput('stdout', `stackd listening on ${url}\n`);
+    writeOutput('stdout', `stackd listening on ${url} — API explorer at ${url}/docs\n`);
   } catch (error) {
     process.stderr.write(
       `stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`,
     );
+    process.exit(1);
+  }
+}
+
+/** Nothing is started when no uWebSockets.js build can serve: one line saying why, exit 1. */
+function exitUnlessUwsLoads(): void {
+  try {
+    uwsBuild();
+  } catch (error) {
+    if (!(error instanceof UwsUnavailableError)) throw error;
+    process.stderr.write(`stackd: ${error.message}\n`);
     process.exit(1);
   }
 }

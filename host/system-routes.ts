@@ -13,6 +13,7 @@ import type { RunningHost } from '../core/lifecycle/host-runtime.js';
 import { buildOpenApi } from '../core/schema/openapi.js';
 import { SPEC_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
+import { homePage } from './home-page.js';
 import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
 
 const HealthBody = Type.Union([
@@ -32,7 +33,7 @@ const Capabilities = Type.Object(
   },
 );
 
-const HtmlPage = Type.String({ description: 'An HTML page' });
+const HtmlPage = Type.String({ description: 'An HTML page', contentMediaType: 'text/html' });
 
 function prefixOf(path: string, page: string): string {
   const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
@@ -63,6 +64,26 @@ export function systemRoutes(host: RunningHost, version: string): AnyRouteDefini
   };
   return [
     ...runtimeLogLevelRoutes(host.sink),
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/',
+        auth: 'open',
+        summary: 'Start page: version, loaded plugins and links to the docs',
+        schema: { response: HtmlPage },
+        handler: (request) =>
+          rawReply(
+            200,
+            { 'content-type': 'text/html; charset=utf-8' },
+            homePage({
+              version,
+              uwsBuild: host.uwsBuild,
+              plugins: host.plugins.map(({ plugin }) => plugin),
+              prefix: request.path.replace(/\/$/, ''),
+            }),
+          ),
+      }),
+    ),
     eraseRoute(
       defineRoute({
         method: 'GET',

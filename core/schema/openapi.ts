@@ -57,13 +57,19 @@ function aliasNote(path: string): string {
     : `Also served at ${aliases.map((alias) => `\`${alias}\``).join(', ')}.`;
 }
 
+/** A response schema may name its media type (`contentMediaType: 'text/html'`); JSON otherwise. */
+function mediaTypeOf(schema: TSchema): string {
+  const declared = (schema as { contentMediaType?: unknown }).contentMediaType;
+  return typeof declared === 'string' ? declared : 'application/json';
+}
+
 function operationOf(route: RegisteredRoute): Json {
   const { definition } = route;
   const responses: Json = {};
   for (const [status, schema] of responseSchemas(definition)) {
     responses[String(status)] = {
       description: status < 300 ? 'Success' : 'Answer',
-      content: { 'application/json': { schema: plain(schema) } },
+      content: { [mediaTypeOf(schema)]: { schema: plain(schema) } },
     };
   }
   const hasInput =

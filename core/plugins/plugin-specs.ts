@@ -20,7 +20,9 @@ export function expandPluginSpecs(
         `plugin list '${requested.join(',')}' mixes names with '+' additions: put the '+' on the first item to add to the built-ins, or list the whole set without '+'`,
       );
     if (spec === '') throw new BootError('STACKD_PLUGIN_INVALID', "empty plugin name after '+'");
-    if (!specs.includes(spec)) specs.push(spec);
+    // `+auth` names a built-in already in the list; any other repeat is left for the loader to
+    // refuse as a duplicate.
+    if (!(additive && builtinNames.includes(spec))) specs.push(spec);
   }
   return specs;
 }

@@ -19,6 +19,7 @@ export const USAGE = `Usage: stackd [options]
   --host H          listen address                    env STACKD_HOST       default api_service.host, else 127.0.0.1
   --port P          listen port (0 = any free port)   env STACKD_PORT       default api_service.port, else 8000
   --plugins a,b     plugins to load (names or paths)  env STACKD_PLUGINS    default all built-in plugins
+                    (+./mine.js,+other adds to the built-in plugins)
   --help            this text
   --version         print the version
 `;

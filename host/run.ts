@@ -7,6 +7,8 @@ import {
   prepareDataDir,
   StartupPathError,
 } from '../core/lifecycle/startup-paths.js';
+import { uwsBuild } from '../core/http/uws-app.js';
+import { UwsUnavailableError } from '../core/http/uws-loader.js';
 import { guardProcessOutput, writeOutput } from '../core/logging/process-output.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { parseCliOptions, USAGE } from './cli-options.js';
@@ -45,6 +47,7 @@ export async function run(): Promise<void> {
     process.stderr.write(`stackd: ${error.message}\n`);
     process.exit(1);
   }
+  exitUnlessUwsLoads();
   // Loaded only now: compiling the host takes most of a second, and a bad path or --help needs
   // none of it.
   const [{ HostRuntime }, { systemRoutes }] = await Promise.all([
@@ -99,11 +102,22 @@ export async function run(): Promise<void> {
 
   try {
     const url = await host.boot();
-    writeOutput('stdout', `stackd listening on ${url}\n`);
+    writeOutput('stdout', `stackd listening on ${url} — API explorer at ${url}/docs\n`);
   } catch (error) {
     process.stderr.write(
       `stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`,
     );
+    process.exit(1);
+  }
+}
+
+/** Nothing is started when no uWebSockets.js build can serve: one line saying why, exit 1. */
+function exitUnlessUwsLoads(): void {
+  try {
+    uwsBuild();
+  } catch (error) {
+    if (!(error instanceof UwsUnavailableError)) throw error;
+    process.stderr.write(`stackd: ${error.message}\n`);
     process.exit(1);
   }
 }

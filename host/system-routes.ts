@@ -14,6 +14,7 @@ import type { RunningHost } from '../core/lifecycle/host-runtime.js';
 import { buildOpenApi } from '../core/schema/openapi.js';
 import { SPEC_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
+import { homePage } from './home-page.js';
 import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
 import { prometheusRoute } from './prometheus-route.js';
 
@@ -72,6 +73,26 @@ export function systemRoutes(host: RunningHost, version: string): AnyRouteDefini
   return [
     ...runtimeLogLevelRoutes(host.sink),
     exposition,
+    eraseRoute(
+      defineRoute({
+        method: 'GET',
+        path: '/',
+        auth: 'open',
+        summary: 'Start page: version, loaded plugins and links to the docs',
+        schema: { response: HtmlPage },
+        handler: (request) =>
+          rawReply(
+            200,
+            { 'content-type': 'text/html; charset=utf-8' },
+            homePage({
+              version,
+              uwsBuild: host.uwsBuild,
+              plugins: host.plugins.map(({ plugin }) => plugin),
+              prefix: request.path.replace(/\/$/, ''),
+            }),
+          ),
+      }),
+    ),
     eraseRoute(
       defineRoute({
         method: 'GET',

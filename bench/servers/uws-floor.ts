@@ -3,7 +3,9 @@
  * bodies file with the same JSON stackd sends, stringified per request as any handler would
  * (no routing table, auth gate, validation or plugin pipeline). Prints `listening PORT`.
  */
-import uWS from 'uWebSockets.js';
+import { uws } from '../../core/http/uws-app.js';
+
+const uWS = uws();
 import { readBodies } from './bodies.js';
 
 const app = uWS.App();

@@ -5,7 +5,9 @@
  * publishes it — what a server with nothing else to do pays to reach every client. It sends a
  * first frame on open, as stackd does. Prints `listening PORT`.
  */
-import uWS from 'uWebSockets.js';
+import { uws } from '../../core/http/uws-app.js';
+
+const uWS = uws();
 
 const interval = Number(process.env.BENCH_FLOOR_INTERVAL_MS ?? 500);
 const frameBytes = Number(process.env.BENCH_FLOOR_FRAME_BYTES ?? 4096);

@@ -1,8 +1,9 @@
 /**
- * The one place uWebSockets.js is loaded. The pinned package silently falls back to a slow
- * pure-JS copy when its native binary cannot load, so we check which one we got.
+ * The one place the rest of the code reaches uWebSockets.js: the build is picked by
+ * uws-loader.ts the first time it is needed, and only the 20.30 API (the oldest build we load)
+ * is visible here, so code written against it runs on every build.
  */
-import uWS from 'uWebSockets.js';
+import { loadUwsBuild, type UwsBuild, type UwsModule } from './uws-loader.js';
 
 export type {
   HttpRequest,
@@ -11,37 +12,45 @@ export type {
   WebSocket,
   WebSocketBehavior,
   us_listen_socket,
-} from 'uWebSockets.js';
+} from 'uws-floor';
+import type { TemplatedApp, us_listen_socket } from 'uws-floor';
 
-/** True when the native uWS binary is in use (not the JS fallback). */
-export function isNativeUws(): boolean {
-  // Native functions print as `function () { [native code] }`; the fallback is plain JS.
-  return String(uWS.App).includes('[native code]');
+let loaded: UwsBuild | undefined;
+
+/** The build in use, loaded on first call; throws UwsUnavailableError when none loads. */
+export function uwsBuild(): UwsBuild {
+  loaded ??= loadUwsBuild();
+  return loaded;
+}
+
+/** The uWS module of the build in use. */
+export function uws(): UwsModule {
+  return uwsBuild().module;
 }
 
 /** Create an app (plain HTTP; TLS is left to a reverse proxy in front of the host). */
-export function createApp(): uWS.TemplatedApp {
-  return uWS.App();
+export function createApp(): TemplatedApp {
+  return uws().App();
 }
 
 /** Listen on host:port (0 picks a free port); resolves with the socket and the bound port. */
 export function listen(
-  app: uWS.TemplatedApp,
+  app: TemplatedApp,
   host: string,
   port: number,
-): Promise<{ socket: uWS.us_listen_socket; port: number }> {
+): Promise<{ socket: us_listen_socket; port: number }> {
   return new Promise((resolve, reject) => {
     app.listen(host, port, (socket) => {
       if (socket === false) {
         reject(new Error(`cannot listen on ${host}:${port} (address in use or not available)`));
         return;
       }
-      resolve({ socket, port: uWS.us_socket_local_port(socket) });
+      resolve({ socket, port: uws().us_socket_local_port(socket) });
     });
   });
 }
 
 /** Close a listen socket: new connections are refused, open ones finish. */
-export function closeListenSocket(socket: uWS.us_listen_socket): void {
-  uWS.us_listen_socket_close(socket);
+export function closeListenSocket(socket: us_listen_socket): void {
+  uws().us_listen_socket_close(socket);
 }

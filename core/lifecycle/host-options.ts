@@ -56,7 +56,8 @@ export interface RunningHost {
   readonly config: ConfigStore;
   readonly plugins: readonly LoadedPlugin[];
   readonly logger: Logger;
-  readonly nativeUws: boolean;
+  /** The uWebSockets.js build serving HTTP, e.g. `@btc-vision/uwebsockets.js 20.57.0`. */
+  readonly uwsBuild: string;
   /** The host's log threshold (read and overridden by the runtime-log-level routes). */
   readonly sink: LogSink;
 }

@@ -37,7 +37,7 @@ import {
 import { HttpServer } from '../http/http-server.js';
 import { RouteTable } from '../http/route-table.js';
 import { ProxyTable } from '../http/proxy-table.js';
-import { isNativeUws } from '../http/uws-app.js';
+import { uwsBuild } from '../http/uws-app.js';
 import { describeError, LogSink, parseLogLevel, ScopedLogger } from '../logging/logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { ExpositionRegistry } from '../metrics/exposition-registry.js';
@@ -45,6 +45,7 @@ import { declareHostSeries, type RequestObserver } from '../metrics/host-exposit
 import { pluginConfigSlice, pluginSliceValidator } from '../plugins/plugin-config.js';
 import { orderPlugins } from '../plugins/plugin-graph.js';
 import { loadPlugins, type LoadedPlugin } from '../plugins/plugin-loader.js';
+import { expandPluginSpecs } from '../plugins/plugin-specs.js';
 import { PluginScope } from '../plugins/plugin-scope.js';
 import { HostEventBus } from '../runtime/event-bus.js';
 import { HealthRegistry } from '../runtime/health-registry.js';
@@ -84,7 +85,8 @@ export class HostRuntime implements RunningHost {
   readonly metrics: MetricsRegistry;
   readonly exposition: ExpositionRegistry;
   private observeRequest: RequestObserver | undefined;
-  readonly nativeUws = isNativeUws();
+  // Loaded first: a host that cannot serve HTTP must not start anything.
+  readonly uwsBuild = uwsBuild().label;
   plugins: LoadedPlugin[] = [];
   private configStore: ConfigStore | undefined;
   private configWatch: ConfigFileWatch | undefined;
@@ -131,11 +133,7 @@ export class HostRuntime implements RunningHost {
     // Private whatever made it (DECISIONS #26): it holds the JWT secret, users and logs.
     chmodSync(dataDir, 0o700);
     this.hostLog = new HostLogFile(join(dataDir, 'logs', 'stackd.log'), this.sink);
-    if (this.nativeUws) this.logger.info('uWebSockets.js: native binary loaded');
-    else
-      this.logger.warn(
-        'uWebSockets.js: native binary NOT loaded; running on the slow JavaScript fallback',
-      );
+    this.logger.info(`uWebSockets.js: ${this.uwsBuild} (native binary)`);
 
     const source = await resolveConfigSource({
       explicitPath: options.configPath,
@@ -172,8 +170,10 @@ export class HostRuntime implements RunningHost {
     this.registerCore(dataDir);
     for (const route of options.systemRoutes(this)) this.routes.add('host', route);
 
-    const specs =
-      options.plugins ?? configuredPlugins(hostSection) ?? Object.keys(options.builtins);
+    const specs = expandPluginSpecs(
+      options.plugins ?? configuredPlugins(hostSection),
+      Object.keys(options.builtins),
+    );
     this.plugins = orderPlugins(
       await loadPlugins(specs, options.builtins, options.cwd),
       (loaded) => loaded.plugin,

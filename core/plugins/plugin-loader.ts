@@ -3,14 +3,16 @@
  * default export, brand, API version, a valid name.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, register } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 // The two functions only: the package's index loads all ~50 of its modules.
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 import { isPlugin, SDK_API_VERSION, SDK_VERSION, type Plugin } from '../../sdk/plugin.js';
 import { BootError } from './boot-error.js';
+import { locateSyntaxError } from './parse-error.js';
+import type { SdkHookData } from './sdk-resolve-hooks.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -56,16 +58,52 @@ function storageFolderOf(plugin: Plugin): string {
   return plugin.storageFolder ?? plugin.name;
 }
 
+let sdkHooksRegistered = false;
+
+/** Make `stackd`, `stackd/sdk` and `stackd/sdk/testing` resolve to this host's sdk everywhere. */
+function registerSdkHooks(): void {
+  if (sdkHooksRegistered) return;
+  sdkHooksRegistered = true;
+  const sdk = new URL('../../sdk/index.js', import.meta.url).href;
+  const data: SdkHookData = {
+    targets: {
+      stackd: sdk,
+      'stackd/sdk': sdk,
+      'stackd/sdk/testing': new URL('../../sdk/testing/index.js', import.meta.url).href,
+    },
+  };
+  register('./sdk-resolve-hooks.js', { parentURL: import.meta.url, data });
+}
+
 async function importExternal(spec: string, cwd: string): Promise<unknown> {
+  registerSdkHooks();
+  let url: string;
   try {
-    return await import(resolveExternal(spec, cwd));
+    url = resolveExternal(spec, cwd);
   } catch (error) {
+    throw notFound(spec, error);
+  }
+  try {
+    return await import(url);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw notFound(spec, error);
+    const where = locateSyntaxError(fileURLToPath(url));
     throw new BootError(
-      'STACKD_PLUGIN_NOT_FOUND',
-      `cannot load plugin '${spec}': ${error instanceof Error ? error.message : String(error)}`,
+      'STACKD_PLUGIN_INVALID',
+      where === undefined
+        ? `plugin '${spec}' failed to load: ${error.message}`
+        : `plugin '${spec}' does not parse: ${where}`,
       { cause: error },
     );
   }
+}
+
+function notFound(spec: string, error: unknown): BootError {
+  return new BootError(
+    'STACKD_PLUGIN_NOT_FOUND',
+    `cannot load plugin '${spec}': ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }
 
 function resolveExternal(spec: string, cwd: string): string {

@@ -7,7 +7,10 @@ import { startHost } from '../../helpers/start-host.js';
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`${signal} stops the host with exit code 0`, async (t) => {
     const host = await startHost({ plugins: [HELLO_PLUGIN_DIR] });
-    t.regex(host.output(), /^stackd listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    t.regex(
+      host.output(),
+      /^stackd listening on (http:\/\/127\.0\.0\.1:\d+) — API explorer at \1\/docs$/m,
+    );
     t.is((await request(host.url, '/health')).status, 200);
     t.is(await host.stop(signal), 0);
     t.regex(host.output(), new RegExp(`${signal} received`));

@@ -2,15 +2,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import uWS from 'uWebSockets.js';
+import { uws, type us_listen_socket } from '../../../core/http/uws-app.js';
 import { eventually } from '../../helpers/eventually.js';
 import { HELLO_PLUGIN_DIR } from '../../helpers/fixture-paths.js';
 import { openSocket, request } from '../../helpers/http.js';
 import { startHost, type RunningHostProcess } from '../../helpers/start-host.js';
 
+const uWS = uws();
+
 let host: RunningHostProcess;
 let upstream: Server;
-let wsUpstream: uWS.us_listen_socket;
+let wsUpstream: us_listen_socket;
 let upstreamCloses = 0;
 
 test.before(async () => {

@@ -39,6 +39,12 @@ export class ConfigStore implements StackConfig {
   private generationValue = Date.now();
   /** The file's text as this host last wrote or read it (a watcher skips its own writes). */
   private knownText: string | undefined;
+  /**
+   * Texts this host wrote since the last edit from outside. A watcher event can arrive after two
+   * quick writes and read the first: that text is ours, not an edit, and must not be applied
+   * over the newer document.
+   */
+  private readonly ownTexts = new Set<string>();
 
   constructor(
     private readonly source: ConfigSource,
@@ -122,10 +128,11 @@ export class ConfigStore implements StackConfig {
    */
   adoptFileText(text: string, options: AdoptOptions): Promise<boolean> {
     return this.inTurn(async () => {
-      if (text === this.knownText) return false;
+      if (text === this.knownText || this.ownTexts.has(text)) return false;
       const parsed = parseConfigText(text, this.source.writePath);
       this.validate(parsed);
       this.knownText = text;
+      this.ownTexts.clear();
       if (this.versions !== null)
         await this.versions.record(cloneJson(parsed), 'file', options.reason);
       this.swap(parsed, { reason: options.reason, actor: 'file', apply: true });
@@ -223,6 +230,9 @@ export class ConfigStore implements StackConfig {
     const next = text === null ? formatConfigText(toWrite) : editConfigText(text, toWrite);
     await writeFileAtomic(this.source.writePath, next);
     this.knownText = next;
+    this.ownTexts.add(next);
+    // Only the latest few can still be in flight to a watcher.
+    if (this.ownTexts.size > 16) this.ownTexts.delete(this.ownTexts.values().next().value ?? next);
     this.originValue = 'file';
     return toWrite;
   }

@@ -5,6 +5,7 @@
  */
 import {
   defineRoute,
+  ErrorBody,
   NotFoundError,
   redactConfig,
   StaleConfigError,
@@ -60,7 +61,7 @@ export function previewConfigRoute(ctx: ConfigChangeContext) {
       'to dependents of a restarted process whose block sets `restart_dependents`, and the order ' +
       'of the steps. The same plan is what POST /config then runs; the same 422s as POST /config.',
     tags: TAGS,
-    schema: { body: ConfigUpdateBody, response: ChangePreview },
+    schema: { body: ConfigUpdateBody, response: { 200: ChangePreview, 404: ErrorBody } },
     handler: async ({ body }) => {
       const { previous, candidate } = await previewPrepared(
         ctx.stack,
@@ -95,7 +96,7 @@ export function historyVersionRoute(ctx: ConfigChangeContext) {
     path: '/config/history/:version',
     summary: 'One version: its change and the whole document then (secrets redacted)',
     tags: TAGS,
-    schema: { params: VersionParams, response: VersionDetail },
+    schema: { params: VersionParams, response: { 200: VersionDetail, 404: ErrorBody } },
     handler: async ({ params }) => {
       const summary = (await ctx.stack.history()).find((entry) => entry.version === params.version);
       const document = await ctx.stack.versionDocument(params.version);
@@ -123,7 +124,7 @@ export function rollbackRoute(ctx: ConfigChangeContext) {
     tags: TAGS,
     schema: {
       body: RollbackBody,
-      response: { 200: RollbackResult, 412: StaleGeneration },
+      response: { 200: RollbackResult, 404: ErrorBody, 412: StaleGeneration },
     },
     handler: async (request) => {
       const { body } = request;

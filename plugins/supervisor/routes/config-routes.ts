@@ -153,7 +153,7 @@ export function processConfigSchemaRoute(ctx: ConfigRouteContext) {
     path: '/config/process-config/schema',
     summary: "The schema of one process's block",
     tags: TAGS,
-    schema: { body: ProcessSchemaBody, response: ConfigDocument },
+    schema: { body: ProcessSchemaBody, response: { 200: ConfigDocument, 404: ErrorBody } },
     handler: ({ body }) =>
       blockJsonSchema(findEntryOrThrow(ctx.stack.read(), body.process_name).self),
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { eventually } from '../../helpers/eventually.js';
 import { request } from '../../helpers/http.js';
+import { freePort } from '../../helpers/ports.js';
 import { fixtureBlock, isAlive, program, readPid, startSupervisor } from './support.js';
 
 const body = (name: string) => ({ body: { process_name: name } });
@@ -11,7 +12,8 @@ test('start, stop and restart a process over HTTP', async (t) => {
   const host = await startSupervisor({
     app: fixtureBlock('App', program('long-running'), ['--port', '{port}'], {
       enabled: false,
-      port: 0,
+      // A real port: one validation for every source refuses 0 in a block (docs/decisions.md §29).
+      port: await freePort(),
     }),
   });
   t.teardown(() => host.stop());

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks,churn]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks,scale,churn]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -18,6 +18,7 @@ import { loadTool } from './lib/load.js';
 import { markdownTable, type Figure } from './lib/report.js';
 import { logsBench } from './logs.bench.js';
 import { streamsBench } from './streams.bench.js';
+import { scaleBench, scaleOptions } from './scale.bench.js';
 import { supervisionBench } from './supervision.bench.js';
 import { symlinksBench } from './symlinks.bench.js';
 import { syncBench } from './sync.bench.js';
@@ -57,6 +58,17 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   sync: () => syncBench(),
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
+  scale: () =>
+    scaleBench(
+      scaleOptions({
+        sizes: quick ? [10, 50] : [10, 50, 200, 1000],
+        idleMs: quick ? 10_000 : 30_000,
+        warmupMs: quick ? 3000 : 15_000,
+        supervisors: ['stackd', 'pm2', 'supervisord'],
+        rounds: quick ? 3 : 5,
+        outDir: 'bench/results',
+      }),
+    ),
   churn: () =>
     churnBench({ minutes: quick ? 2 : 10, warmupMs: quick ? 20_000 : 60_000, processes: 50 }),
 };

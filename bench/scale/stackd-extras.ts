@@ -96,7 +96,7 @@ export async function listCpu(
   options: { count: number; rounds: number },
 ): Promise<ListCpuFigures> {
   const path = '/process/processes';
-  const body = (await (await fetch(`${url}${path}`)).json()) as unknown;
+  const body = await (await fetch(`${url}${path}`)).json();
   const dir = mkdtempSync(join(tmpdir(), 'stackd-bench-list-'));
   const bodies = join(dir, 'bodies.json');
   writeFileSync(bodies, JSON.stringify({ [path]: body }));

@@ -3,19 +3,18 @@
  * foreground (`-n`) on a generated config in a temp dir, its control socket there too, one
  * program per process (autostart off, `startsecs=0`: RUNNING as soon as it is spawned, like
  * stackd's start check of 0 and pm2), output to a log file each as pm2 and stackd keep it.
- * It runs under `sh -c 'ulimit …'` with raised open-file and process limits, and `minfds`
+ * Start and restart go through its XML-RPC interface (as supervisorctl does, without the CLI's
+ * start-up in the timing). It runs under `sh -c 'ulimit …'` with raised open-file and process limits, and `minfds`
  * sized for 1,000 programs (three pipes each).
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { stopPids, track, untrack } from '../lib/cleanup.js';
 import { waitFor } from '../lib/wait.js';
 import type { Step, Subject } from './subject.js';
-
-const run = promisify(execFile);
+import * as rpc from './supervisord-rpc.js';
 
 function configText(dir: string, count: number, command: readonly string[]): string {
   const lines = [
@@ -46,15 +45,6 @@ function configText(dir: string, count: number, command: readonly string[]): str
   return `${lines.join('\n')}\n`;
 }
 
-/** `supervisorctl status` parsed: the PIDs of the RUNNING programs. */
-async function runningPids(conf: string): Promise<number[]> {
-  // status exits 3 while some program is not RUNNING; its output is still the list.
-  const output = await run('supervisorctl', ['-c', conf, 'status'], {
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-  return [...output.stdout.matchAll(/\sRUNNING\s+pid (\d+),/g)].map((match) => Number(match[1]));
-}
-
 /** Start a private supervisord with `count` programs running `command`, not started yet. */
 export async function supervisordSubject(
   count: number,
@@ -62,6 +52,7 @@ export async function supervisordSubject(
 ): Promise<Subject & { readonly conf: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'stackd-bench-supervisord-'));
   const conf = join(dir, 'supervisord.conf');
+  const socket = join(dir, 'supervisor.sock');
   writeFileSync(conf, configText(dir, count, command));
   const limits = `ulimit -n ${Math.max(4096, count * 4 + 256)} 2>/dev/null; ulimit -u unlimited 2>/dev/null;`;
   const child = spawn('sh', ['-c', `${limits} exec supervisord -n -c "$0"`, conf], {
@@ -72,11 +63,11 @@ export async function supervisordSubject(
   // Ready once the control socket answers.
   await waitFor(
     () =>
-      run('supervisorctl', ['-c', conf, 'pid']).then(
-        (out) => out.stdout.trim(),
-        () => '',
+      rpc.runningPids(socket).then(
+        () => true,
+        () => false,
       ),
-    (answer) => answer === String(pid),
+    (ready) => ready,
     30_000,
     100,
   );
@@ -84,9 +75,11 @@ export async function supervisordSubject(
   const step = async (action: 'start' | 'restart'): Promise<Step> => {
     const before = new Set(pids);
     const start = performance.now();
-    await run('supervisorctl', ['-c', conf, action, 'all'], { maxBuffer: 64 * 1024 * 1024 });
+    // What `supervisorctl restart all` does: stop all (waiting), then start all (waiting).
+    if (action === 'restart') await rpc.stopAll(socket);
+    await rpc.startAll(socket);
     const now = await waitFor(
-      () => runningPids(conf),
+      () => rpc.runningPids(socket),
       (list) => list.length === count && list.every((entry) => !before.has(entry)),
       120_000,
       20,

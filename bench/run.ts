@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,symlinks,churn,cli]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,symlinks,scale,churn,cli]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -20,6 +20,7 @@ import { markdownTable, type Figure } from './lib/report.js';
 import { logsBench } from './logs.bench.js';
 import { prometheusBench } from './prometheus.bench.js';
 import { streamsBench } from './streams.bench.js';
+import { scaleBench, scaleOptions } from './scale.bench.js';
 import { supervisionBench } from './supervision.bench.js';
 import { symlinksBench } from './symlinks.bench.js';
 import { syncBench } from './sync.bench.js';
@@ -62,6 +63,17 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
   cli: () =>
     cliBench({ processes: 50, rounds: quick ? 5 : 15, rate: 10_000, seconds: quick ? 2 : 5 }),
+  scale: () =>
+    scaleBench(
+      scaleOptions({
+        sizes: quick ? [10, 50] : [10, 50, 200, 1000],
+        idleMs: quick ? 10_000 : 30_000,
+        warmupMs: quick ? 3000 : 15_000,
+        supervisors: ['stackd', 'pm2', 'supervisord'],
+        rounds: quick ? 3 : 5,
+        outDir: 'bench/results',
+      }),
+    ),
   churn: () =>
     churnBench({ minutes: quick ? 2 : 10, warmupMs: quick ? 20_000 : 60_000, processes: 50 }),
 };

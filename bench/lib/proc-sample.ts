@@ -86,3 +86,17 @@ export async function settle(pids: readonly number[], maxMs = 8000): Promise<voi
     last = now;
   }
 }
+
+/** Resident and private memory of `pid` from /proc/<pid>/smaps_rollup, in KiB (NaN when gone). */
+export function smapsKiB(pid: number): { rss: number; private: number } {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1');
+    const field = (name: string): number => {
+      const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text);
+      return match?.[1] === undefined ? Number.NaN : Number(match[1]);
+    };
+    return { rss: field('Rss'), private: field('Private_Clean') + field('Private_Dirty') };
+  } catch {
+    return { rss: Number.NaN, private: Number.NaN };
+  }
+}

@@ -16,6 +16,8 @@ export interface Figure {
   /** Filled by {@link judge}: whether the goal is met (absent without a goal). */
   readonly pass?: boolean;
   readonly note?: string;
+  /** The rounds disagree by more than the margin to the goal: no verdict either way. */
+  readonly noiseBound?: boolean;
 }
 
 /** A figure, judged against its goal when it has one. */
@@ -56,9 +58,16 @@ export function markdownTable(figures: readonly Figure[]): string {
     item.name,
     formatValue(item.value, item.unit),
     goalText(item.goal, item.unit),
-    item.pass === undefined ? '' : item.pass ? 'pass' : '**short**',
+    item.noiseBound === true
+      ? 'noise-bound'
+      : item.pass === undefined
+        ? ''
+        : item.pass
+          ? 'pass'
+          : '**short**',
+    item.note ?? '',
   ]);
-  const header = ['area', 'measure', 'value', 'goal', ''];
+  const header = ['area', 'measure', 'value', 'goal', '', 'note'];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );

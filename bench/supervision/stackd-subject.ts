@@ -29,7 +29,7 @@ export async function stackdSubject(
   count: number,
   command: readonly string[],
   plugins?: readonly string[],
-): Promise<Subject> {
+): Promise<Subject & { readonly url: string }> {
   const host = await startBenchHost(
     { stackd: { supervisor: { start_check_ms: 0 } }, ...processBlocks(count, { command }) },
     plugins,
@@ -52,6 +52,7 @@ export async function stackdSubject(
   };
   return {
     label,
+    url: host.url,
     supervisorPid: host.child.pid ?? Number.NaN,
     startAll: () => all('/process/start-service'),
     restartAll: () => all('/process/restart-service'),

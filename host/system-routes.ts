@@ -15,11 +15,20 @@ import { SPEC_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
 import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
 
+const HealthNotes = Type.Optional(
+  Type.String({
+    description:
+      'Facts that do not make the host unhealthy, e.g. "supervisor/processes: adopted 3 ' +
+      'process(es) by the host start of <ISO time>: a, b, c" after a host restart.',
+  }),
+);
+
 const HealthBody = Type.Union([
-  Type.Object({ status: Type.Literal('healthy') }),
+  Type.Object({ status: Type.Literal('healthy'), notes: HealthNotes }),
   Type.Object({
     status: Type.Literal('unhealthy'),
     details: Type.String({ description: 'One line, at most 200 characters.' }),
+    notes: HealthNotes,
   }),
 ]);
 

@@ -44,7 +44,7 @@ export const STOP_NOTICE_MS = 2_000;
 /** A health contribution: healthy, or a one-line reason. */
 export type HealthResult =
   | { readonly healthy: true; readonly note?: string }
-  | { readonly healthy: false; readonly details: string };
+  | { readonly healthy: false; readonly details: string; readonly note?: string };
 
 /** Reads the shared metrics snapshot core keeps. */
 export interface MetricsReader {

@@ -27,7 +27,7 @@ export class HealthRegistry {
     for (const { owner, name, check } of this.checks) {
       const note = (result: HealthResult): void => {
         if (!result.healthy) problems.push(`${owner}/${name}: ${result.details}`);
-        else if (result.note !== undefined) notes.push(`${owner}/${name}: ${result.note}`);
+        if (result.note !== undefined) notes.push(`${owner}/${name}: ${result.note}`);
       };
       let result: Promise<HealthResult> | HealthResult;
       try {

@@ -23,13 +23,15 @@ export function processesHealthCheck(supervisor: Supervisor): () => HealthResult
         byHostStart = stamp.adopted_by_host_start;
       }
     }
-    if (down.length > 0) return { healthy: false, details: down.join(', ') };
-    // Said even when healthy: who runs what the previous host started matters after an upgrade.
-    return byHostStart === undefined
-      ? { healthy: true }
-      : {
-          healthy: true,
-          note: `adopted ${adopted.length} process(es) by the host start of ${new Date(byHostStart).toISOString()}: ${adopted.join(', ')}`,
-        };
+    // Said healthy or not: which processes a previous host started matters after an upgrade.
+    const note =
+      byHostStart === undefined
+        ? {}
+        : {
+            note: `adopted ${adopted.length} process(es) by the host start of ${new Date(byHostStart).toISOString()}: ${adopted.join(', ')}`,
+          };
+    return down.length > 0
+      ? { healthy: false, details: down.join(', '), ...note }
+      : { healthy: true, ...note };
   });
 }

@@ -1,4 +1,7 @@
-/** The host as a program: options → host boot → the listening line → stop on SIGTERM/SIGINT. */
+/**
+ * The host as a program: options → host boot → the listening line → stop on SIGTERM/SIGINT, or
+ * hand over (exit leaving the supervised processes running) on SIGUSR2.
+ */
 import 'reflect-metadata';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,11 +76,15 @@ export async function run(): Promise<void> {
   });
 
   let stopping = false;
-  const stop = (signal: string, exitCode = 0): void => {
+  const stop = (signal: string, exitCode = 0, mode: 'stop' | 'handover' = 'stop'): void => {
     if (stopping) return;
     stopping = true;
-    host.logger.info(`${signal} received: stopping`);
-    host.stop().then(
+    host.logger.info(
+      mode === 'handover'
+        ? `${signal} received: handing over (supervised processes keep running for the next host)`
+        : `${signal} received: stopping`,
+    );
+    host.stop(mode).then(
       () => process.exit(exitCode),
       (error: unknown) => {
         host.logger.error('stop failed', { error });
@@ -87,6 +94,8 @@ export async function run(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // The planned handover for upgrades: stop serving, flush, exit 0, leave the children running.
+  process.on('SIGUSR2', () => stop('SIGUSR2', 0, 'handover'));
   // A supervisor must outlive a bug in one request: log and carry on.
   process.on('unhandledRejection', (reason) =>
     host.logger.error('unhandled promise rejection', { reason }),

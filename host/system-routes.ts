@@ -18,11 +18,20 @@ import { homePage } from './home-page.js';
 import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
 import { prometheusRoute } from './prometheus-route.js';
 
+const HealthNotes = Type.Optional(
+  Type.String({
+    description:
+      'Facts that do not make the host unhealthy, e.g. "supervisor/processes: adopted 3 ' +
+      'process(es) by the host start of <ISO time>: a, b, c" after a host restart.',
+  }),
+);
+
 const HealthBody = Type.Union([
-  Type.Object({ status: Type.Literal('healthy') }),
+  Type.Object({ status: Type.Literal('healthy'), notes: HealthNotes }),
   Type.Object({
     status: Type.Literal('unhealthy'),
     details: Type.String({ description: 'One line, at most 200 characters.' }),
+    notes: HealthNotes,
   }),
 ]);
 

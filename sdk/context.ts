@@ -30,6 +30,13 @@ export interface HostInfo {
   readonly logFile: string;
   /** stackd's own documentation (the package's README.md), or null when not shipped. */
   readonly docsPath: string | null;
+  /** Epoch ms at which this host process started: names one host start among restarts. */
+  readonly startedAt: number;
+  /**
+   * True once the host is stopping for a planned handover (SIGUSR2): stop hooks then leave
+   * supervised processes running for the next host to adopt instead of stopping them.
+   */
+  readonly handingOver: () => boolean;
 }
 
 /** How long before the end of the stop budget a stop hook's signal aborts. */
@@ -37,7 +44,8 @@ export const STOP_NOTICE_MS = 2_000;
 
 /** A health contribution: healthy, or a one-line reason. */
 export type HealthResult =
-  { readonly healthy: true } | { readonly healthy: false; readonly details: string };
+  | { readonly healthy: true; readonly note?: string }
+  | { readonly healthy: false; readonly details: string; readonly note?: string };
 
 /** Reads the shared metrics snapshot core keeps. */
 export interface MetricsReader {

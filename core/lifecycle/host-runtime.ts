@@ -94,6 +94,8 @@ export class HostRuntime implements RunningHost {
   private server: HttpServer | undefined;
   private readonly shutdown = new AbortController();
   private stopping: Promise<void> | undefined;
+  /** Set by a planned handover (see stop). */
+  private handingOver = false;
   private baseUrl: string | null = null;
   private readonly container: DependencyContainer;
   private timeouts: HostOptions['timeouts'];
@@ -235,6 +237,8 @@ export class HostRuntime implements RunningHost {
       stopBudgetMs: this.timeouts.stopMs,
       logFile: join(dataDir, 'logs', 'stackd.log'),
       docsPath: this.options.docsPath ?? null,
+      startedAt: Math.round(Date.now() - process.uptime() * 1000),
+      handingOver: () => this.handingOver,
     };
     const c = this.container;
     c.register(HOST_INFO, { useValue: info });
@@ -352,8 +356,12 @@ export class HostRuntime implements RunningHost {
     );
   }
 
-  /** Stop everything in reverse order. Safe to call more than once; later calls share the first. */
-  stop(): Promise<void> {
+  /**
+   * Stop everything in reverse order. Safe to call more than once; later calls share the first.
+   * `handover`: a planned handover, where plugins leave what they run for the next host.
+   */
+  stop(mode: 'stop' | 'handover' = 'stop'): Promise<void> {
+    if (this.stopping === undefined && mode === 'handover') this.handingOver = true;
     this.stopping ??= this.stopSteps();
     return this.stopping;
   }

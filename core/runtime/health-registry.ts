@@ -4,7 +4,8 @@ import type { HealthResult } from '../../sdk/context.js';
 type Check = () => Promise<HealthResult> | HealthResult;
 
 /** The overall answer of GET /health. */
-export type HealthReport = { status: 'healthy' } | { status: 'unhealthy'; details: string };
+export type HealthReport =
+  { status: 'healthy'; notes?: string } | { status: 'unhealthy'; details: string; notes?: string };
 
 const DETAILS_LIMIT = 200;
 const CHECK_TIMEOUT_MS = 5000;
@@ -20,10 +21,13 @@ export class HealthRegistry {
   /** Synchronous when every check answered synchronously (no timer, no promise). */
   report(): HealthReport | Promise<HealthReport> {
     const problems: string[] = [];
+    // Facts a healthy check wants seen (e.g. processes adopted from a previous host start).
+    const notes: string[] = [];
     const pending: Array<Promise<void>> = [];
     for (const { owner, name, check } of this.checks) {
       const note = (result: HealthResult): void => {
         if (!result.healthy) problems.push(`${owner}/${name}: ${result.details}`);
+        if (result.note !== undefined) notes.push(`${owner}/${name}: ${result.note}`);
       };
       let result: Promise<HealthResult> | HealthResult;
       try {
@@ -36,13 +40,18 @@ export class HealthRegistry {
         pending.push(withTimeout(result, CHECK_TIMEOUT_MS).catch(failed).then(note));
       else note(result);
     }
-    const conclude = (): HealthReport =>
-      problems.length === 0
-        ? HEALTHY
+    const conclude = (): HealthReport => {
+      const noted = notes.length === 0 ? {} : { notes: oneLine(notes.sort().join(' | ')) };
+      return problems.length === 0
+        ? notes.length === 0
+          ? HEALTHY
+          : { status: 'healthy', ...noted }
         : {
             status: 'unhealthy',
             details: oneLine(problems.sort().join(' | ')).slice(0, DETAILS_LIMIT),
+            ...noted,
           };
+    };
     return pending.length > 0 ? Promise.all(pending).then(conclude) : conclude();
   }
 }

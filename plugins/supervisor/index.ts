@@ -50,6 +50,7 @@ import { StartupTracker } from './startup-tracker.js';
 import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
+import { procReader } from './adoption/verify.js';
 import { checkStopBudget } from './stop-budget.js';
 import { ConfigApplier } from './config-apply.js';
 import { lintDocument } from './config-model/config-lint.js';
@@ -78,7 +79,12 @@ export default definePlugin({
     const readDocument = derivedFromStack(ctx.stack, (document) => document);
     let publishStatus = (): void => undefined;
     let publishScheduled = false;
-    const launches = new LaunchBook(ctx.storage, ctx.logger.child('leftovers'));
+    const launches = new LaunchBook(
+      ctx.storage,
+      ctx.logger.child('leftovers'),
+      procReader,
+      ctx.host.startedAt,
+    );
     const supervisor = new Supervisor({
       dataDir: ctx.host.dataDir,
       config: ctx.config,
@@ -86,6 +92,7 @@ export default definePlugin({
       logger: ctx.logger,
       bus,
       launches,
+      adopter: launches,
       processUsage: (processName, pid) =>
         processUsageOf(ctx.metricsFeed.latest(), processName, pid),
       listenPort: () => listenPortOf(ctx.host.baseUrl()),
@@ -215,7 +222,9 @@ export default definePlugin({
     ctx.onStop(async (signal) => {
       startup.shuttingDown();
       boot.abort();
-      await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000, signal);
+      // A planned handover (SIGUSR2) leaves every process running for the next host to adopt.
+      if (ctx.host.handingOver()) await supervisor.handOver();
+      else await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000, signal);
     });
   },
 });

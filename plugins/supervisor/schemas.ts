@@ -68,6 +68,22 @@ export const ProcessDetailQuery = Type.Object({
   }),
 });
 
+/**
+ * Present (true) while the running process is one a previous host launched and this host
+ * adopted after a restart or planned handover: uptime and restarts continue from that launch.
+ */
+export const AdoptionFields = {
+  adopted: Type.Optional(
+    Type.Boolean({ description: 'The running process was adopted from a previous host.' }),
+  ),
+  adopted_at: Type.Optional(
+    Type.Integer({ description: 'With adopted: epoch ms of the adoption.' }),
+  ),
+  adopted_by_host_start: Type.Optional(
+    Type.Integer({ description: 'With adopted: epoch ms at which the adopting host started.' }),
+  ),
+};
+
 export const ProcessDetailBody = Type.Object({
   process_name: Type.String(),
   config: JsonObject,
@@ -79,6 +95,7 @@ export const ProcessDetailBody = Type.Object({
   repo_url: Type.String(),
   sponsorship_url: Type.String(),
   status: ProcessStatusSchema,
+  ...AdoptionFields,
 });
 
 export const ServiceStatusQuery = Type.Object({
@@ -109,6 +126,7 @@ export const ServiceStatusBody = Type.Object({
   ),
   health_reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   health_details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  ...AdoptionFields,
 });
 /** Type of {@link ServiceStatusBody}. */
 export type ServiceStatusBody = Static<typeof ServiceStatusBody>;

@@ -32,6 +32,8 @@ import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
 import type { LaunchRecords, StartOutcome } from './runtime/runner-types.js';
 import { liveTrees, readProcTable } from './runtime/proc-table.js';
+import type { AdoptionStamp } from './runtime/process-runner.js';
+import { adoptLeftovers, blockFingerprint, type Adopter } from './adoption/adopt-leftovers.js';
 
 /** What the supervisor is built from. */
 export interface SupervisorOptions {
@@ -51,6 +53,8 @@ export interface SupervisorOptions {
   readonly processUsage?: (processName: string, pid: number) => ListExtras['usage'];
   /** The port the host listens on, once listening. */
   readonly listenPort?: () => number | null;
+  /** What a previous host left running, to adopt at boot (absent: nothing is adopted). */
+  readonly adopter?: Adopter;
 }
 
 function descriptor(entry: ProcessEntry): ProcessDescriptor {
@@ -301,6 +305,11 @@ export class Supervisor {
       .filter((entry) => !entry.self && entry.block.enabled === true)
       .map((entry) => entry.process_name);
     const failed = new Map<string, string>();
+    // Whatever a previous host left running is adopted before anything starts.
+    const resumed =
+      this.options.adopter === undefined
+        ? new Set<string>()
+        : await adoptLeftovers(names, this.options.adopter, (name) => this.runner(name));
     onPlan(names);
     if (names.length === 0) return { started: [], failed };
     const { logger } = this.options;
@@ -309,6 +318,8 @@ export class Supervisor {
     await runOrdered(names, {
       before: this.bootDependencies,
       action: async (name) => {
+        // Resuming a backoff: its restart is due when it was due, not now.
+        if (resumed.has(name)) return true;
         const { failure } = await this.runner(name).start();
         if (failure !== null) failed.set(name, failure.message);
         return failure === null;
@@ -344,6 +355,17 @@ export class Supervisor {
     }
   }
 
+  /** A planned handover: every process keeps running for the next host; output is flushed. */
+  async handOver(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((runner) => runner.handOver()));
+    await this.writers.closeAll();
+  }
+
+  /** How a running process was adopted from a previous host, or undefined. */
+  adoptedBy(processName: string): AdoptionStamp | undefined {
+    return this.runners.get(processName)?.adoptedBy();
+  }
+
   private runner(processName: string): ProcessRunner {
     let runner = this.runners.get(processName);
     if (runner === undefined) {
@@ -358,6 +380,10 @@ export class Supervisor {
         logger: this.options.logger.child(processName),
         startCheckMs: this.options.config.start_check_ms,
         launches: this.options.launches,
+        fingerprint: () => {
+          const entry = this.entries().find((found) => found.process_name === processName);
+          return entry === undefined ? '' : blockFingerprint(entry.block);
+        },
       });
       this.runners.set(processName, runner);
     }

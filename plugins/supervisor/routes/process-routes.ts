@@ -65,6 +65,7 @@ export function processDetailRoute(supervisor: Supervisor, deps: ProcessDetailDe
         sponsorship_url:
           typeof entry.block.sponsorship_url === 'string' ? entry.block.sponsorship_url : '',
         status: supervisor.stateOf(entry).status,
+        ...adoptionView(supervisor, entry.process_name),
       };
     },
   });
@@ -80,9 +81,16 @@ export function serviceStatusRoute(supervisor: Supervisor) {
     schema: { query: ServiceStatusQuery, response: { 200: ServiceStatusBody, 404: ErrorBody } },
     handler: ({ query }) => {
       const state = supervisor.stateOf(supervisor.requireEntry(query.process_name));
+      const adoption = adoptionView(supervisor, state.process_name);
       return query.include_health === true
-        ? { ...statusBody(state), ...healthFields(state) }
-        : statusBody(state);
+        ? { ...statusBody(state), ...healthFields(state), ...adoption }
+        : { ...statusBody(state), ...adoption };
     },
   });
+}
+
+/** `adopted: true` with when and by which host start, for a process adopted from a previous host. */
+function adoptionView(supervisor: Supervisor, processName: string) {
+  const stamp = supervisor.adoptedBy(processName);
+  return stamp === undefined ? {} : { adopted: true, ...stamp };
 }

@@ -13,9 +13,12 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import type { Logger, PluginStorage } from '../../../sdk/index.js';
-import { LAUNCH_ENV, markedProcesses, newLaunchId } from './launch-marker.js';
+import { LAUNCH_ENV, markedProcessesWithMarkers, newLaunchId } from './launch-marker.js';
 import { terminateProcesses } from './process-group.js';
 import { isDead, readProcTable, readProcess, type ProcInfo } from './proc-table.js';
+import { fifoPathsOf, removeFifos } from '../adoption/output-fifo.js';
+import { procReader, verifyLaunch, type ProcReader } from '../adoption/verify.js';
+import { PendingRestarts, type PendingRestart } from '../adoption/pending-restarts.js';
 
 /** One launched group as recorded. */
 export interface RecordedGroup {
@@ -24,9 +27,24 @@ export interface RecordedGroup {
   /** Start time of the leader in clock ticks since boot, as the kernel reports it. */
   readonly start_ticks: string;
   readonly marker: string;
+  /** What the next host needs to adopt it (absent in records of older hosts). */
+  readonly adoption?: AdoptionFacts;
+}
+
+/** The facts of a launch a next host keeps when it adopts the process. */
+export interface AdoptionFacts {
+  /** Epoch ms of the launch: uptime continues from it. */
+  readonly started_at: number;
+  /** The process's restart counter including this launch. */
+  readonly restarts: number;
+  /** Of the configuration it was launched with: a change while the host was away restarts it. */
+  readonly fingerprint: string;
+  /** Its output goes through FIFOs (fifos/<pid>.out|.err) the next host reopens. */
+  readonly fifos: boolean;
 }
 
 const GROUPS_DIR = 'groups';
+const FIFOS_DIR = 'fifos';
 const ID_FILE = 'supervisor-id';
 const LEFTOVER_GRACE_MS = 5_000;
 
@@ -35,11 +53,58 @@ export class LaunchBook {
   private id: string | undefined;
   private opening: Promise<void> | undefined;
   private reaping: Promise<string[]> | undefined;
+  /** Verified launches of a previous host, by process name, until adopted or released. */
+  private readonly candidates = new Map<string, RecordedGroup>();
+  private readonly pending: PendingRestarts;
 
   constructor(
     private readonly storage: PluginStorage,
     private readonly logger: Logger,
-  ) {}
+    private readonly reader: ProcReader = procReader,
+    /** Epoch ms at which this host started (adoptions name it). */
+    readonly hostStartedAt: number = Date.now(),
+  ) {
+    this.pending = new PendingRestarts(storage);
+  }
+
+  /** Record (null: drop) a restart waiting out its backoff. */
+  pendingRestart(processName: string, pending: PendingRestart | null): Promise<void> {
+    return this.pending.set(processName, pending);
+  }
+
+  /** The pending restart a previous host left for a process, taken out. */
+  takePendingRestart(processName: string): Promise<PendingRestart | undefined> {
+    return this.pending.take(processName);
+  }
+
+  /** Where launches' output FIFOs live. */
+  fifoDir(): string {
+    return this.storage.path(FIFOS_DIR);
+  }
+
+  /** The verified launch of a previous host for `processName`, taken out (adopt it or end it). */
+  claim(processName: string): RecordedGroup | undefined {
+    const found = this.candidates.get(processName);
+    this.candidates.delete(processName);
+    return found;
+  }
+
+  /** End every verified leftover nobody claimed (no longer configured, or disabled). */
+  async releaseUnclaimed(): Promise<string[]> {
+    const left = [...this.candidates.values()];
+    this.candidates.clear();
+    if (left.length === 0) return [];
+    this.logger.warn(
+      `stopping ${left.length} process(es) left running by a previous host and not adopted: ${left.map((group) => group.process_name).join(', ')}`,
+    );
+    const marked = await markedProcessesWithMarkers(`${this.id ?? ''}:`);
+    const pids = new Set(left.map((group) => group.pid));
+    const markers = new Set(left.map((group) => group.marker));
+    for (const [pid, marker] of marked) if (markers.has(marker)) pids.add(pid);
+    await terminateProcesses([...pids], 'SIGTERM', LEFTOVER_GRACE_MS);
+    await Promise.all(left.map((group) => this.forget(group.pid)));
+    return left.map((group) => group.process_name);
+  }
 
   /**
    * Load (or create) this data dir's supervisor id and start ending what a previous host left
@@ -76,13 +141,19 @@ export class LaunchBook {
   }
 
   /** Record a launched group durably (fsync'd) before the launch is reported. */
-  async recorded(processName: string, pid: number, marker: string): Promise<void> {
+  async recorded(
+    processName: string,
+    pid: number,
+    marker: string,
+    adoption?: AdoptionFacts,
+  ): Promise<void> {
     const leader = readProcess(pid);
     const group: RecordedGroup = {
       process_name: processName,
       pid,
       start_ticks: leader?.startTicks ?? '',
       marker,
+      ...(adoption === undefined ? {} : { adoption }),
     };
     try {
       await this.storage.writeJsonAtomic(`${GROUPS_DIR}/${pid}.json`, group);
@@ -94,6 +165,7 @@ export class LaunchBook {
 
   /** The group ended for good: drop its record. */
   async forget(pid: number): Promise<void> {
+    removeFifos(fifoPathsOf(this.fifoDir(), pid));
     await rm(this.storage.path(`${GROUPS_DIR}/${pid}.json`), { force: true }).catch(
       () => undefined,
     );
@@ -101,18 +173,30 @@ export class LaunchBook {
 
   /** Terminate everything a previous host left running; returns the process names reaped. */
   private async reapLeftovers(): Promise<string[]> {
-    const recorded = await this.readRecords();
+    const all = await this.readRecords();
+    // Verified launches are spared here: the supervisor adopts them (or releases them).
+    const recorded: RecordedGroup[] = [];
+    for (const group of all) {
+      const verdict = verifyLaunch(group, this.reader);
+      if (verdict.same && group.adoption !== undefined && !this.candidates.has(group.process_name))
+        this.candidates.set(group.process_name, group);
+      else recorded.push(group);
+    }
+    const spared = new Set([...this.candidates.values()].map((group) => group.marker));
     const table = (await readProcTable()) ?? [];
     const doomed = new Set<number>();
     const names = new Set<string>();
     for (const group of recorded) {
-      const members = leftoverMembers(group, table);
+      const members = leftoverMembers(group, table, this.reader);
       if (members.length === 0) continue;
       names.add(group.process_name);
       for (const pid of members) doomed.add(pid);
     }
     const id = this.id ?? '';
-    for (const pid of id === '' ? [] : await markedProcesses(`${id}:`)) {
+    const marked =
+      id === '' ? new Map<number, string>() : await markedProcessesWithMarkers(`${id}:`);
+    for (const [pid, marker] of marked) {
+      if (spared.has(marker)) continue; // the tree of a process about to be adopted
       doomed.add(pid);
       names.add(`pid ${pid}`);
     }
@@ -149,9 +233,16 @@ export class LaunchBook {
   }
 }
 
-/** Live members of a recorded group, or none when the pid now names someone else's group. */
-export function leftoverMembers(group: RecordedGroup, table: readonly ProcInfo[]): number[] {
+/**
+ * Live members of a recorded group, or none when the pid now names someone else's process: a
+ * live leader must show the recorded start time and launch marker, or it is never signalled.
+ */
+export function leftoverMembers(
+  group: RecordedGroup,
+  table: readonly ProcInfo[],
+  reader: ProcReader = procReader,
+): number[] {
   const leader = table.find((row) => row.pid === group.pid);
-  if (leader !== undefined && !isDead(leader) && leader.startTicks !== group.start_ticks) return [];
+  if (leader !== undefined && !isDead(leader) && !verifyLaunch(group, reader).same) return [];
   return table.filter((row) => row.pgrp === group.pid && !isDead(row)).map((row) => row.pid);
 }

@@ -118,3 +118,17 @@ export async function markedProcesses(prefix: string): Promise<number[]> {
   for (const [pid, marker] of await freshScan()) if (marker.startsWith(prefix)) found.push(pid);
   return found;
 }
+
+/** The marker in one process's start environment, or undefined (none, gone, or not readable). */
+export function markerOf(pid: number): string | undefined {
+  const length = readEnviron(pid);
+  return length > 0 ? markerIn(environBuffer, length) : undefined;
+}
+
+/** Marked processes (not ours) with their markers, for markers beginning with `prefix`. */
+export async function markedProcessesWithMarkers(prefix: string): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  for (const [pid, marker] of await freshScan())
+    if (marker.startsWith(prefix)) found.set(pid, marker);
+  return found;
+}

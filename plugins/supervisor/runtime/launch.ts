@@ -8,6 +8,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { ProcessSpec } from '../process-spec.js';
 import { OutputTail } from './output-tail.js';
+import { childOutput, type FifoPaths } from '../adoption/output-fifo.js';
 
 /** Where output goes (the log writer of part B satisfies it). */
 export interface OutputSink {
@@ -36,6 +37,10 @@ export interface LaunchedProcess {
   hasExited(): boolean;
   /** The most telling line of its recent output (redacted), or null. */
   outputSummary(): string | null;
+  /** Its output FIFOs (null: ordinary pipes), reopened by the next host after a host restart. */
+  readonly fifos: FifoPaths | null;
+  /** A planned handover: stop reading its output, leaving the rest for the next host. */
+  detachOutput(): void;
 }
 
 /** Output still arriving after the exit is awaited this long before `exited` settles. */
@@ -64,30 +69,32 @@ export interface LaunchMarker {
   readonly value: string;
 }
 
-/** Start `spec` with its output going to `sink` (null: discarded). */
+/**
+ * Start `spec` with its output going to `sink` (null: discarded), through FIFOs in `fifoDir`
+ * when given (output then survives a host restart), else through pipes.
+ */
 export async function launch(
   spec: ProcessSpec,
   sink: OutputSink | null,
   marker: LaunchMarker,
+  fifoDir: string | null = null,
 ): Promise<LaunchedProcess> {
   await prepareCwd(spec);
   const [program, ...args] = spec.argv;
   if (program === undefined) throw new Error('command is empty');
+  const output = childOutput(fifoDir);
   const child = spawn(program, args, {
     cwd: spec.cwd,
     env: { ...spec.env, [marker.name]: marker.value },
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: output.stdio,
     windowsHide: true,
   });
   const tail = new OutputTail();
-  for (const stream of ['stdout', 'stderr'] as const) {
-    child[stream].on('data', (chunk: Buffer) => {
-      tail.push(chunk, stream);
-      sink?.write(chunk, stream);
-    });
-    child[stream].on('error', () => undefined);
-  }
+  output.follow(child, (chunk, stream) => {
+    tail.push(chunk, stream);
+    sink?.write(chunk, stream);
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (error: NodeJS.ErrnoException) =>
@@ -99,13 +106,17 @@ export async function launch(
         ),
       ),
     );
+  }).catch((error: unknown) => {
+    output.spawned(undefined);
+    throw error;
   });
   const pid = child.pid;
+  const fifos = output.spawned(pid);
   if (pid === undefined) throw new Error(`cannot run ${program}: no pid`);
   let exitedAt: ExitInfo | undefined;
   const exited = new Promise<ExitInfo>((resolve) => {
     let closed = false;
-    child.once('close', () => (closed = true));
+    void output.ended().then(() => (closed = true));
     child.once('exit', (code, signal) => {
       exitedAt = { exitCode: exitCodeOf(code, signal), signal, at: Date.now() };
       const info = exitedAt;
@@ -115,7 +126,7 @@ export async function launch(
       };
       if (closed) return done();
       const timer = setTimeout(done, DRAIN_MS);
-      child.once('close', () => {
+      void output.ended().then(() => {
         clearTimeout(timer);
         done();
       });
@@ -128,5 +139,7 @@ export async function launch(
     exited,
     hasExited: () => exitedAt !== undefined,
     outputSummary: () => tail.summary(),
+    fifos,
+    detachOutput: () => output.detach(),
   };
 }

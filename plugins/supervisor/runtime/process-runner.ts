@@ -14,6 +14,17 @@ import type { RunnerDeps, StartFailureKind, StartOutcome } from './runner-types.
 import { runStartSequence } from './start-sequence.js';
 import { endRemnants, stopLaunched } from './stop-launched.js';
 import { SerialQueue, StateRecord } from './state-record.js';
+import type { RecordedGroup } from './launch-book.js';
+import { adoptedProcess } from '../adoption/adopted-process.js';
+import type { PendingRestart } from '../adoption/pending-restarts.js';
+
+/** Which host start adopted a process, and when. */
+export interface AdoptionStamp {
+  /** Epoch ms of the adoption. */
+  readonly adopted_at: number;
+  /** Epoch ms at which the adopting host started. */
+  readonly adopted_by_host_start: number;
+}
 
 const SECONDS = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
@@ -32,6 +43,8 @@ export class ProcessRunner {
   private autoRestartAllowed = true;
   private hostStopping = false;
   private launches = 0;
+  /** Set while the launched process is one adopted from a previous host. */
+  private adoption: AdoptionStamp | undefined;
 
   constructor(private readonly deps: RunnerDeps) {
     this.record = new StateRecord(deps.processName, (state) => deps.onChange(state));
@@ -45,6 +58,69 @@ export class ProcessRunner {
   /** The pid while a process is launched. */
   get pid(): number | null {
     return this.launched?.process.pid ?? null;
+  }
+
+  /** The adoption of the running process, or undefined when this host launched it. */
+  adoptedBy(): AdoptionStamp | undefined {
+    return this.launched === undefined ? undefined : this.adoption;
+  }
+
+  /**
+   * Take over a process a previous host launched (the launch book verified it): running with
+   * its original start time and restart counter, exit watch and health checks resumed. When its
+   * configuration changed while no host ran, it is restarted, saying why.
+   */
+  adopt(group: RecordedGroup, stamp: AdoptionStamp): Promise<void> {
+    return this.queue.run(() => {
+      const spec = this.deps.resolveSpec();
+      const fifoDir = this.deps.launches.fifoDir() ?? '';
+      const process = adoptedProcess(group, fifoDir, this.deps.openOutput(spec));
+      this.launched = { process, spec };
+      this.adoption = stamp;
+      this.launches = 1;
+      this.set({
+        status: 'running',
+        pid: process.pid,
+        exit_code: null,
+        started_at: process.startedAt,
+        restarts: group.adoption?.restarts ?? 0,
+        reason: null,
+      });
+      this.deps.logger.info(`${this.deps.processName}: adopted (pid ${process.pid})`);
+      this.watch(process, spec);
+      if (group.adoption?.fingerprint !== (this.deps.fingerprint?.() ?? '')) {
+        this.deps.logger.warn(
+          `${this.deps.processName}: its configuration changed while no host ran; restarting it`,
+        );
+        void this.beginStart(true, 'manual');
+      }
+      return Promise.resolve();
+    });
+  }
+
+  /** Resume a restart backoff a previous host left, due when it was due. */
+  resumeBackoff(pending: PendingRestart): void {
+    this.set({ status: 'backoff', restarts: pending.restarts, reason: pending.reason });
+    this.launches = 1;
+    void this.deps.launches.pendingRestart(this.deps.processName, pending);
+    this.restarts.schedule(
+      Math.max(0, pending.due_at - Date.now()),
+      () => void this.beginStart(false, 'auto'),
+    );
+  }
+
+  /**
+   * A planned handover: no restarts, no health checks, output left in its FIFOs — the process
+   * keeps running (its launch record and pending restart stay) for the next host to adopt.
+   */
+  handOver(): Promise<void> {
+    this.hostStopping = true;
+    this.autoRestartAllowed = false;
+    this.startAbort?.abort();
+    this.restarts.cancel();
+    this.health?.stop();
+    this.launched?.process.detachOutput();
+    return this.queue.run(() => Promise.resolve());
   }
 
   /** Start (a no-op when running; joins a start in progress). Resolves running or failed. */
@@ -78,6 +154,7 @@ export class ProcessRunner {
 
   private beginStart(stopFirst: boolean, kind: 'manual' | 'auto'): Promise<StartOutcome> {
     const started = this.queue.run(async () => {
+      await this.deps.launches.pendingRestart(this.deps.processName, null);
       if (stopFirst) await this.doStop('restart requested');
       return this.doStart(kind);
     });
@@ -133,7 +210,13 @@ export class ProcessRunner {
     const step = await runStartSequence(spec, {
       marker,
       recordLaunch: (launched) =>
-        this.deps.launches.recorded(this.deps.processName, launched.pid, launched.marker),
+        this.deps.launches.recorded(this.deps.processName, launched.pid, launched.marker, {
+          started_at: launched.startedAt,
+          restarts: this.record.get().restarts + (this.launches >= 1 ? 1 : 0),
+          fingerprint: this.deps.fingerprint?.() ?? '',
+          fifos: launched.fifos !== null,
+        }),
+      fifoDir: this.deps.launches.fifoDir(),
       processName: this.deps.processName,
       signal: abort.signal,
       startCheckMs: this.deps.startCheckMs,
@@ -142,6 +225,7 @@ export class ProcessRunner {
       onWaiting: (what) => this.set({ reason: `waiting for ${what}` }),
       onLaunched: (launched) => {
         this.launched = { process: launched, spec };
+        this.adoption = undefined;
         this.launches += 1;
         this.set({
           pid: launched.pid,
@@ -169,6 +253,12 @@ export class ProcessRunner {
     this.deps.logger.info(
       `${this.deps.processName}: running (pid ${process.pid}${kind === 'auto' ? ', after an automatic restart' : ''})`,
     );
+    this.watch(process, spec);
+    return this.outcome(null);
+  }
+
+  /** Follow a running process: its exit, and its health checks. */
+  private watch(process: LaunchedProcess, spec: ProcessSpec): void {
     void process.exited.then((info) => this.onExit(process, spec, info));
     if (spec.health !== null) {
       this.health = new HealthMonitor(process.pid, spec.health, (reason) =>
@@ -176,11 +266,11 @@ export class ProcessRunner {
       );
       this.health.start();
     }
-    return this.outcome(null);
   }
 
   private async doStop(why: string, cutShort?: AbortSignal): Promise<ProcessState> {
     this.health?.stop();
+    await this.deps.launches.pendingRestart(this.deps.processName, null);
     const launched = this.launched;
     if (launched === undefined) {
       this.set({
@@ -271,10 +361,11 @@ export class ProcessRunner {
     this.launched = undefined;
     if (decision === null || decision.action === 'give-up') return;
     if (!this.autoRestartAllowed || this.hostStopping) return;
-    this.set({
-      status: 'backoff',
-      reason: `${message}; restart ${decision.attempt} in ${SECONDS(decision.delayMs)}`,
-    });
+    const reason = `${message}; restart ${decision.attempt} in ${SECONDS(decision.delayMs)}`;
+    this.set({ status: 'backoff', reason });
+    const { restarts } = this.record.get();
+    const due_at = Date.now() + decision.delayMs;
+    await this.deps.launches.pendingRestart(this.deps.processName, { due_at, restarts, reason });
     this.restarts.schedule(decision.delayMs, () => void this.beginStart(false, 'auto'));
   }
 }

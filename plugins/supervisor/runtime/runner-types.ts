@@ -2,6 +2,8 @@
 import type { Logger, ProcessState } from '../../../sdk/index.js';
 import type { ProcessSpec } from '../process-spec.js';
 import type { LaunchMarker, OutputSink } from './launch.js';
+import type { AdoptionFacts } from './launch-book.js';
+import type { PendingRestart } from '../adoption/pending-restarts.js';
 
 /** Why a start did not end with a running process. */
 export type StartFailureKind = 'config' | 'wait' | 'launch' | 'exited' | 'cancelled';
@@ -26,6 +28,8 @@ export interface RunnerDeps {
   readonly startCheckMs: number;
   /** Launch identities and their durable records. */
   readonly launches: LaunchRecords;
+  /** Names the configuration a launch used: a change while the host was away restarts it. */
+  fingerprint?(): string;
 }
 
 /** The part of the launch book a runner uses. */
@@ -34,7 +38,16 @@ export interface LaunchRecords {
   ready(): Promise<void>;
   newMarker(): LaunchMarker;
   /** Durable (fsync'd) before the launch is reported. */
-  recorded(processName: string, pid: number, marker: string): Promise<void>;
+  recorded(
+    processName: string,
+    pid: number,
+    marker: string,
+    adoption?: AdoptionFacts,
+  ): Promise<void>;
   /** The launch ended for good. */
   forget(pid: number): Promise<void>;
+  /** Where launches' output FIFOs go (null: ordinary pipes). */
+  fifoDir(): string | null;
+  /** Record (null: drop) a restart waiting out its backoff, for the next host. */
+  pendingRestart(processName: string, pending: PendingRestart | null): Promise<void>;
 }

@@ -40,6 +40,8 @@ export interface StartSequenceHooks {
   onWaiting(what: string): void;
   /** The marker for the launch's environment. */
   readonly marker: LaunchMarker;
+  /** Where the launch's output FIFOs go (null: ordinary pipes). */
+  readonly fifoDir?: string | null;
   /** Record the launch durably; awaited before it is reported. */
   recordLaunch(process: LaunchedProcess): Promise<void>;
   /** The process was launched (the immediate-exit check begins). */
@@ -70,7 +72,7 @@ export async function runStartSequence(
   if (signal.aborted) return { kind: 'cancelled', launched: false };
   let process: LaunchedProcess;
   try {
-    process = await launch(spec, hooks.output, hooks.marker);
+    process = await launch(spec, hooks.output, hooks.marker, hooks.fifoDir ?? null);
   } catch (error) {
     return { kind: 'failed', failure: 'launch', message: messageOf(error) };
   }

@@ -1,5 +1,8 @@
-/** A host killed with SIGKILL leaves its children running; the next host stops them before starting. */
-import { existsSync, readFileSync } from 'node:fs';
+/**
+ * A host killed with SIGKILL leaves its children running; the next host adopts them — unless the
+ * configuration changed meanwhile: then the leftover is stopped and started fresh, saying why.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { eventually } from '../../helpers/eventually.js';
@@ -13,7 +16,7 @@ import {
   SUPERVISOR_PLUGIN,
 } from './support.js';
 
-test('leftovers of a crashed host are terminated at the next boot, then started fresh', async (t) => {
+test('a leftover whose configuration changed while no host ran is restarted fresh', async (t) => {
   const services = { lone: fixtureBlock('Lone', program('long-running')) };
   const first = await startSupervisor(services);
   const before = await eventually(async () => (await serviceStatus(first, 'Lone')).pid, {
@@ -25,6 +28,10 @@ test('leftovers of a crashed host are terminated at the next boot, then started 
   t.like(JSON.parse(readFileSync(record, 'utf8')), { process_name: 'Lone', pid: before });
   await first.stop('SIGKILL');
   t.true(isAlive(before), 'the child outlived its host');
+  const configPath = first.configPath as string;
+  const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, object>;
+  config.lone = { ...config.lone, env: { CHANGED: '1' } };
+  writeFileSync(configPath, JSON.stringify(config));
 
   const second = await startHost({
     configPath: first.configPath as string,
@@ -33,11 +40,15 @@ test('leftovers of a crashed host are terminated at the next boot, then started 
   });
   try {
     await eventually(() => !isAlive(before), { what: 'the leftover to be stopped' });
-    const after = await eventually(async () => (await serviceStatus(second, 'Lone')).pid, {
-      what: 'Lone running again',
-    });
-    t.not(after, before);
-    t.regex(second.output(), /left running by a previous host/);
+    const after = await eventually(
+      async () => {
+        const status = await serviceStatus(second, 'Lone');
+        return status.status === 'running' && status.pid !== before ? status : undefined;
+      },
+      { what: 'Lone running again' },
+    );
+    t.true(isAlive(after.pid as number));
+    t.regex(second.output(), /configuration changed while no host ran; restarting it/);
   } finally {
     await second.stop();
   }

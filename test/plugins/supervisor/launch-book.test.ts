@@ -8,6 +8,7 @@ import { FolderStorage } from '../../../core/storage/plugin-storage.js';
 import { LaunchBook, leftoverMembers } from '../../../plugins/supervisor/runtime/launch-book.js';
 import { LAUNCH_ENV } from '../../../plugins/supervisor/runtime/launch-marker.js';
 import type { ProcInfo } from '../../../plugins/supervisor/runtime/proc-table.js';
+import type { ProcReader } from '../../../plugins/supervisor/adoption/verify.js';
 import { eventually } from '../../helpers/eventually.js';
 import { isAlive } from './support/processes.js';
 import { memoryLogger } from './support/runner.js';
@@ -20,16 +21,25 @@ const row = (pid: number, pgrp: number, startTicks: string, state = 'S'): ProcIn
   startTicks,
 });
 
+/** A /proc reader seeing only `table`, every process carrying `marker`. */
+const readerOf = (table: readonly ProcInfo[], marker = 'x'): ProcReader => ({
+  stat: (pid) => table.find((found) => found.pid === pid),
+  marker: (pid) => (table.some((found) => found.pid === pid) ? marker : undefined),
+});
+
 test('a recorded group is reaped whatever its leader did; a reused pid is not', (t) => {
   const group = { process_name: 'A', pid: 500, start_ticks: '77', marker: 'x' };
-  t.deepEqual(leftoverMembers(group, [row(500, 500, '77'), row(501, 500, '80')]), [500, 501]);
-  t.deepEqual(leftoverMembers(group, [row(501, 500, '80')]), [501], 'leader gone, member left');
+  const members = (table: ProcInfo[], marker = 'x'): number[] =>
+    leftoverMembers(group, table, readerOf(table, marker));
+  t.deepEqual(members([row(500, 500, '77'), row(501, 500, '80')]), [500, 501]);
+  t.deepEqual(members([row(501, 500, '80')]), [501], 'leader gone, member left');
   t.deepEqual(
-    leftoverMembers(group, [row(500, 500, '99'), row(501, 500, '100')]),
+    members([row(500, 500, '99'), row(501, 500, '100')]),
     [],
     'the pid now leads someone else',
   );
-  t.deepEqual(leftoverMembers(group, [row(500, 500, '77', 'Z')]), [], 'only a zombie');
+  t.deepEqual(members([row(500, 500, '77'), row(501, 500, '80')], 'y'), [], 'marker differs');
+  t.deepEqual(members([row(500, 500, '77', 'Z')]), [], 'only a zombie');
 });
 
 test('a marked process with no record (the crash beat the write) is reaped at open', async (t) => {

@@ -1,0 +1,60 @@
+/**
+ * The boot step that takes over what a previous host left: each enabled process whose launch
+ * the launch book verified is adopted, each one that was waiting out a restart backoff resumes
+ * it, and verified leftovers nobody adopts (no longer configured, or disabled) are stopped.
+ */
+import { createHash } from 'node:crypto';
+import type { JsonRecord } from '../../../sdk/index.js';
+import type { RecordedGroup } from '../runtime/launch-book.js';
+import type { AdoptionStamp, ProcessRunner } from '../runtime/process-runner.js';
+import type { PendingRestart } from './pending-restarts.js';
+
+/** The launch book's side of adoption. */
+export interface Adopter {
+  claim(processName: string): RecordedGroup | undefined;
+  takePendingRestart(processName: string): Promise<PendingRestart | undefined>;
+  releaseUnclaimed(): Promise<string[]>;
+  /** Settles once verification and the reaping of the rest are done. */
+  ready(): Promise<void>;
+  /** Epoch ms at which this host started. */
+  readonly hostStartedAt: number;
+}
+
+/** Names a process's configuration block (enabled or not does not change the launch). */
+export function blockFingerprint(block: JsonRecord): string {
+  const launchable = { ...block };
+  delete launchable.enabled;
+  return createHash('sha256').update(JSON.stringify(launchable)).digest('hex').slice(0, 32);
+}
+
+/**
+ * Adopt or resume every enabled process a previous host left; returns the names whose backoff
+ * was resumed (boot must not start them now).
+ */
+export async function adoptLeftovers(
+  enabled: readonly string[],
+  adopter: Adopter,
+  runnerOf: (processName: string) => ProcessRunner,
+): Promise<Set<string>> {
+  await adopter.ready();
+  const stamp: AdoptionStamp = {
+    adopted_at: Date.now(),
+    adopted_by_host_start: adopter.hostStartedAt,
+  };
+  const resumed = new Set<string>();
+  const adoptions: Promise<void>[] = [];
+  for (const name of enabled) {
+    const group = adopter.claim(name);
+    if (group !== undefined) {
+      adoptions.push(runnerOf(name).adopt(group, stamp));
+      continue;
+    }
+    const pending = await adopter.takePendingRestart(name);
+    if (pending === undefined) continue;
+    runnerOf(name).resumeBackoff(pending);
+    resumed.add(name);
+  }
+  await Promise.all(adoptions);
+  await adopter.releaseUnclaimed();
+  return resumed;
+}

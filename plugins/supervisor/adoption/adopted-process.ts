@@ -1,0 +1,66 @@
+/**
+ * A process launched by a previous host, seen through the {@link LaunchedProcess} interface so
+ * the runner treats it like its own launch. It is not our child: its exit is seen by polling
+ * /proc (its start time gone or changed), and its exit status is not known (init reaps it) —
+ * reported as exit code 0 with no signal. Its output is followed through the FIFOs it was
+ * launched with, from where the previous host stopped reading.
+ */
+import type { ExitInfo, LaunchedProcess, OutputSink } from '../runtime/launch.js';
+import { OutputTail } from '../runtime/output-tail.js';
+import { isDead } from '../runtime/proc-table.js';
+import type { RecordedGroup } from '../runtime/launch-book.js';
+import { fifoPathsOf, OutputFollower } from './output-fifo.js';
+import { procReader, type ProcReader } from './verify.js';
+
+/** How often an adopted process is checked for its exit. */
+const EXIT_POLL_MS = 500;
+/** Output still arriving after the exit is awaited this long (as for a launch of our own). */
+const DRAIN_MS = 250;
+
+/** The adopted process of a verified record; `fifoDir` is where its output FIFOs live. */
+export function adoptedProcess(
+  group: RecordedGroup,
+  fifoDir: string,
+  sink: OutputSink | null,
+  reader: ProcReader = procReader,
+): LaunchedProcess {
+  const tail = new OutputTail();
+  const fifos = group.adoption?.fifos === true ? fifoPathsOf(fifoDir, group.pid) : null;
+  const follower =
+    fifos === null
+      ? null
+      : new OutputFollower(fifos, (chunk, stream) => {
+          tail.push(chunk, stream);
+          sink?.write(chunk, stream);
+        });
+  let exitedAt: ExitInfo | undefined;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    const timer = setInterval(() => {
+      const row = reader.stat(group.pid);
+      if (row !== undefined && !isDead(row) && row.startTicks === group.start_ticks) return;
+      clearInterval(timer);
+      const info: ExitInfo = { exitCode: 0, signal: null, at: Date.now() };
+      exitedAt = info;
+      const done = (): void => {
+        sink?.flush();
+        resolve(info);
+      };
+      const drain = setTimeout(done, DRAIN_MS);
+      void follower?.ended().then(() => {
+        clearTimeout(drain);
+        done();
+      });
+    }, EXIT_POLL_MS);
+    timer.unref();
+  });
+  return {
+    pid: group.pid,
+    marker: group.marker,
+    startedAt: group.adoption?.started_at ?? Date.now(),
+    exited,
+    hasExited: () => exitedAt !== undefined,
+    outputSummary: () => tail.summary(),
+    fifos,
+    detachOutput: () => follower?.detach(),
+  };
+}

@@ -65,6 +65,12 @@ export const SupervisorConfig = Type.Object({
     description: 'At host stop, every process group still alive after this is killed.',
   }),
   restart_policy: Type.Object(RestartPolicyConfig.properties, { default: {} }),
+  cgroups: Type.Union([Type.Literal('auto'), Type.Literal('off')], {
+    default: 'auto',
+    description:
+      'auto: each process in its own cgroup where the machine allows (stops and limits act on ' +
+      'it); off: never (stops use the process group and launch marker, limits are watched).',
+  }),
 });
 /** Type of {@link SupervisorConfig}. */
 export type SupervisorConfig = Static<typeof SupervisorConfig>;

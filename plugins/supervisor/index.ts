@@ -49,6 +49,7 @@ import { StartupTracker } from './startup-tracker.js';
 import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
+import { CgroupManager } from './cgroups/cgroup-manager.js';
 import { checkStopBudget } from './stop-budget.js';
 
 export default definePlugin({
@@ -70,7 +71,13 @@ export default definePlugin({
     let publishStatus = (): void => undefined;
     let publishScheduled = false;
     const launches = new LaunchBook(ctx.storage, ctx.logger.child('leftovers'));
+    const cgroups = new CgroupManager({
+      mode: ctx.config.cgroups,
+      dataDir: ctx.host.dataDir,
+      logger: ctx.logger.child('cgroups'),
+    });
     const supervisor = new Supervisor({
+      cgroups,
       dataDir: ctx.host.dataDir,
       config: ctx.config,
       readDocument,
@@ -154,6 +161,8 @@ export default definePlugin({
       const graph = ctx.optional(dependencyGraphRef);
       // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
       await launches.open();
+      // Leftover cgroups after the graceful reaping of recorded launches (create() awaits this).
+      void launches.ready().then(() => cgroups.open());
       // In the background: the host listens at once while waits and start checks run.
       void ctx.tasks.run('boot start', async () => {
         const { started, failed } = await supervisor.startEnabled(graph, boot.signal, (names) =>
@@ -187,6 +196,7 @@ export default definePlugin({
       startup.shuttingDown();
       boot.abort();
       await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000, signal);
+      await cgroups.removeAll();
     });
   },
 });

@@ -30,7 +30,7 @@ import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
-import type { LaunchRecords, StartOutcome } from './runtime/runner-types.js';
+import type { LaunchCgroups, LaunchRecords, StartOutcome } from './runtime/runner-types.js';
 import { liveTrees, readProcTable } from './runtime/proc-table.js';
 
 /** What the supervisor is built from. */
@@ -47,6 +47,8 @@ export interface SupervisorOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Launch identities and their durable records. */
   readonly launches: LaunchRecords;
+  /** Per-launch cgroups (absent: none). */
+  readonly cgroups?: LaunchCgroups;
   /** Tree usage per process from the latest `processes` metrics sample (cached, never read now). */
   readonly processUsage?: (processName: string, pid: number) => ListExtras['usage'];
   /** The port the host listens on, once listening. */
@@ -348,6 +350,7 @@ export class Supervisor {
         logger: this.options.logger.child(processName),
         startCheckMs: this.options.config.start_check_ms,
         launches: this.options.launches,
+        ...(this.options.cgroups === undefined ? {} : { cgroups: this.options.cgroups }),
       });
       this.runners.set(processName, runner);
     }

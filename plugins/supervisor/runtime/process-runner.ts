@@ -132,6 +132,8 @@ export class ProcessRunner {
     const marker = this.deps.launches.newMarker();
     const step = await runStartSequence(spec, {
       marker,
+      createCgroup: async () =>
+        (await this.deps.cgroups?.create(this.deps.processName, launchIdOf(marker.value))) ?? null,
       recordLaunch: (launched) =>
         this.deps.launches.recorded(this.deps.processName, launched.pid, launched.marker),
       processName: this.deps.processName,
@@ -277,6 +279,11 @@ export class ProcessRunner {
     });
     this.restarts.schedule(decision.delayMs, () => void this.beginStart(false, 'auto'));
   }
+}
+
+/** The launch id part of a marker (`<supervisor id>:<launch id>`). */
+function launchIdOf(marker: string): string {
+  return marker.slice(marker.lastIndexOf(':') + 1);
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,6 @@
 /** The contract between a process runner and its owner. */
 import type { Logger, ProcessState } from '../../../sdk/index.js';
+import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ProcessSpec } from '../process-spec.js';
 import type { LaunchMarker, OutputSink } from './launch.js';
 
@@ -26,6 +27,14 @@ export interface RunnerDeps {
   readonly startCheckMs: number;
   /** Launch identities and their durable records. */
   readonly launches: LaunchRecords;
+  /** Per-launch cgroups (absent: none, as where the machine gives none). */
+  readonly cgroups?: LaunchCgroups;
+}
+
+/** The part of the cgroup manager a runner uses. */
+export interface LaunchCgroups {
+  /** The cgroup of a new launch, or null when it cannot have one. */
+  create(processName: string, launchId: string): Promise<LaunchCgroup | null>;
 }
 
 /** The part of the launch book a runner uses. */

@@ -5,6 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../../sdk/index.js';
+import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
+import { removeLaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ProcessSpec } from '../process-spec.js';
 import { runWaits } from '../waits/wait-runner.js';
 import {
@@ -40,6 +42,8 @@ export interface StartSequenceHooks {
   onWaiting(what: string): void;
   /** The marker for the launch's environment. */
   readonly marker: LaunchMarker;
+  /** The launch's cgroup, created just before the launch (null: none on this machine). */
+  createCgroup?(): Promise<LaunchCgroup | null>;
   /** Record the launch durably; awaited before it is reported. */
   recordLaunch(process: LaunchedProcess): Promise<void>;
   /** The process was launched (the immediate-exit check begins). */
@@ -69,9 +73,11 @@ export async function runStartSequence(
   }
   if (signal.aborted) return { kind: 'cancelled', launched: false };
   let process: LaunchedProcess;
+  const cgroup = (await hooks.createCgroup?.()) ?? null;
   try {
-    process = await launch(spec, hooks.output, hooks.marker);
+    process = await launch(spec, hooks.output, hooks.marker, cgroup);
   } catch (error) {
+    if (cgroup !== null) await removeLaunchCgroup(cgroup);
     return { kind: 'failed', failure: 'launch', message: messageOf(error) };
   }
   await hooks.recordLaunch(process);

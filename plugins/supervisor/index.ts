@@ -50,6 +50,8 @@ import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
 import { CgroupManager } from './cgroups/cgroup-manager.js';
+import { limitEvent } from './limits/limit-event.js';
+import { ProcessLimits } from './limits/process-limits.js';
 import { checkStopBudget } from './stop-budget.js';
 
 export default definePlugin({
@@ -76,8 +78,21 @@ export default definePlugin({
       dataDir: ctx.host.dataDir,
       logger: ctx.logger.child('cgroups'),
     });
-    const supervisor = new Supervisor({
+    const limits = new ProcessLimits({
       cgroups,
+      usage: (processName, pid) => processUsageOf(ctx.metricsFeed.latest(), processName, pid),
+      intervalMs: ctx.config.limit_check_ms,
+      checks: ctx.config.limit_checks,
+      demandUsage: () =>
+        ctx.metricsFeed.subscribe(() => undefined, { everyMs: ctx.config.limit_check_ms }),
+      logger: ctx.logger.child('limits'),
+    });
+    const supervisor = new Supervisor({
+      cgroups: limits,
+      onLimit: (processName, breach) => {
+        limits.recordBreach(processName, breach);
+        ctx.events.emit(notableEvent, limitEvent(processName, breach));
+      },
       dataDir: ctx.host.dataDir,
       config: ctx.config,
       readDocument,
@@ -131,6 +146,7 @@ export default definePlugin({
       processDetailRoute(supervisor, {
         graph: () => ctx.optional(dependencyGraphRef),
         logger: ctx.logger,
+        limits: (name) => limits.view(name),
       }),
     );
     ctx.route(serviceStatusRoute(supervisor));

@@ -30,6 +30,7 @@ import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
+import type { LimitBreach } from './limits/limit-watch.js';
 import type { LaunchCgroups, LaunchRecords, StartOutcome } from './runtime/runner-types.js';
 import { liveTrees, readProcTable } from './runtime/proc-table.js';
 
@@ -49,6 +50,8 @@ export interface SupervisorOptions {
   readonly launches: LaunchRecords;
   /** Per-launch cgroups (absent: none). */
   readonly cgroups?: LaunchCgroups;
+  /** A limit of a process was hit. */
+  readonly onLimit?: (processName: string, breach: LimitBreach) => void;
   /** Tree usage per process from the latest `processes` metrics sample (cached, never read now). */
   readonly processUsage?: (processName: string, pid: number) => ListExtras['usage'];
   /** The port the host listens on, once listening. */
@@ -351,6 +354,7 @@ export class Supervisor {
         startCheckMs: this.options.config.start_check_ms,
         launches: this.options.launches,
         ...(this.options.cgroups === undefined ? {} : { cgroups: this.options.cgroups }),
+        ...(this.options.onLimit === undefined ? {} : { onLimit: this.options.onLimit }),
       });
       this.runners.set(processName, runner);
     }

@@ -4,8 +4,10 @@ import {
   type DependencyGraphService,
   type Logger,
   type ParallelGroup,
+  type Static,
 } from '../../../sdk/index.js';
 import { blockView, healthFields, repoUrlOf, statusBody, versionOf } from '../process-view.js';
+import type { LimitsView } from '../schemas.js';
 import {
   ProcessDetailBody,
   ProcessDetailQuery,
@@ -20,6 +22,8 @@ export interface ProcessDetailDeps {
   /** The dependency graph, when its plugin is loaded. */
   readonly graph: () => DependencyGraphService | undefined;
   readonly logger: Logger;
+  /** How the process is contained and limited. */
+  readonly limits?: (processName: string) => Static<typeof LimitsView>;
 }
 
 export function processListRoute(supervisor: Supervisor) {
@@ -64,6 +68,7 @@ export function processDetailRoute(supervisor: Supervisor, deps: ProcessDetailDe
         sponsorship_url:
           typeof entry.block.sponsorship_url === 'string' ? entry.block.sponsorship_url : '',
         status: supervisor.stateOf(entry).status,
+        ...(deps.limits === undefined ? {} : { limits: deps.limits(entry.process_name) }),
       };
     },
   });

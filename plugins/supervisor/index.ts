@@ -134,8 +134,12 @@ export default definePlugin({
       },
     };
     const configDeps = {
-      onProcessBlockChanged: (name: string) =>
-        ctx.logger.debug(`block of ${name} changed; it applies at the next start`),
+      onProcessBlockChanged: (name: string) => {
+        ctx.logger.debug(`block of ${name} changed; it applies at the next start`);
+        // Limits are the exception: written into the running launch's cgroup at once.
+        const block = supervisor.entry(name)?.block;
+        if (block !== undefined) void limits.updateFromBlock(name, block, ctx.config.limits);
+      },
     };
     // Every update anyone makes (routes, the supervisor, other plugins) passes the block schemas.
     ctx.stack.addValidator(documentValidator);

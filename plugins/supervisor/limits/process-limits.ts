@@ -8,7 +8,7 @@ import type { CgroupManager } from '../cgroups/cgroup-manager.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { LaunchCgroups, RunningLimitWatch } from '../runtime/runner-types.js';
 import { applyLimits, type Enforcement } from './cgroup-limits.js';
-import { hasLimits, type LimitSpec } from './limit-fields.js';
+import { hasLimits, limitSpecOf, type LimitSpec } from './limit-fields.js';
 import { LimitWatch, type LimitBreach, type TreeUsage } from './limit-watch.js';
 
 /** How one process is contained and its limits enforced. */
@@ -74,6 +74,21 @@ export class ProcessLimits implements LaunchCgroups {
   async update(processName: string, limits: LimitSpec): Promise<void> {
     if (!this.live.has(processName)) return;
     await this.apply(processName, this.live.get(processName) ?? null, limits);
+  }
+
+  /** The block of `processName` changed: apply its limits to the live launch (bad ones: kept). */
+  async updateFromBlock(
+    processName: string,
+    block: Readonly<Record<string, unknown>>,
+    defaults: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    let limits: LimitSpec;
+    try {
+      limits = limitSpecOf(block, defaults);
+    } catch {
+      return;
+    }
+    await this.update(processName, limits);
   }
 
   /** The launch ended: its cgroup is gone. */

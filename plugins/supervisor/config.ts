@@ -4,6 +4,7 @@
  * `restart_policy`, `wait_timeout`, `health_check`).
  */
 import { Type, type Static } from '../../sdk/index.js';
+import { LimitDefaults } from './limits/limit-fields.js';
 
 /** Auto-restart defaults (DECISIONS #14); a block's `restart_policy` overrides any field. */
 export const RestartPolicyConfig = Type.Object({
@@ -65,6 +66,23 @@ export const SupervisorConfig = Type.Object({
     description: 'At host stop, every process group still alive after this is killed.',
   }),
   restart_policy: Type.Object(RestartPolicyConfig.properties, { default: {} }),
+  limits: LimitDefaults,
+  limit_check_ms: Type.Integer({
+    minimum: 100,
+    default: 2000,
+    description: 'How often each process is checked against its limits.',
+  }),
+  limit_checks: Type.Integer({
+    minimum: 1,
+    default: 2,
+    description: 'Consecutive checks over memory_max or cpu_max before stackd acts (watch path).',
+  }),
+  cgroups: Type.Union([Type.Literal('auto'), Type.Literal('off')], {
+    default: 'auto',
+    description:
+      'auto: each process in its own cgroup where the machine allows (stops and limits act on ' +
+      'it); off: never (stops use the process group and launch marker, limits are watched).',
+  }),
 });
 /** Type of {@link SupervisorConfig}. */
 export type SupervisorConfig = Static<typeof SupervisorConfig>;

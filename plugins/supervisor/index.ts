@@ -51,6 +51,9 @@ import { Supervisor } from './supervisor.js';
 import { supervisorService } from './supervisor-service.js';
 import { LaunchBook } from './runtime/launch-book.js';
 import { procReader } from './adoption/verify.js';
+import { CgroupManager } from './cgroups/cgroup-manager.js';
+import { limitEvent } from './limits/limit-event.js';
+import { ProcessLimits } from './limits/process-limits.js';
 import { checkStopBudget } from './stop-budget.js';
 import { ConfigApplier } from './config-apply.js';
 import { lintDocument } from './config-model/config-lint.js';
@@ -85,7 +88,26 @@ export default definePlugin({
       procReader,
       ctx.host.startedAt,
     );
+    const cgroups = new CgroupManager({
+      mode: ctx.config.cgroups,
+      dataDir: ctx.host.dataDir,
+      logger: ctx.logger.child('cgroups'),
+    });
+    const limits = new ProcessLimits({
+      cgroups,
+      usage: (processName, pid) => processUsageOf(ctx.metricsFeed.latest(), processName, pid),
+      intervalMs: ctx.config.limit_check_ms,
+      checks: ctx.config.limit_checks,
+      demandUsage: () =>
+        ctx.metricsFeed.subscribe(() => undefined, { everyMs: ctx.config.limit_check_ms }),
+      logger: ctx.logger.child('limits'),
+    });
     const supervisor = new Supervisor({
+      cgroups: limits,
+      onLimit: (processName, breach) => {
+        limits.recordBreach(processName, breach);
+        ctx.events.emit(notableEvent, limitEvent(processName, breach));
+      },
       dataDir: ctx.host.dataDir,
       config: ctx.config,
       readDocument,
@@ -128,8 +150,12 @@ export default definePlugin({
       },
     };
     const configDeps = {
-      onProcessBlockChanged: (name: string) =>
-        ctx.logger.debug(`block of ${name} changed; it applies at the next start`),
+      onProcessBlockChanged: (name: string) => {
+        ctx.logger.debug(`block of ${name} changed; it applies at the next start`);
+        // Limits are the exception: written into the running launch's cgroup at once.
+        const block = supervisor.entry(name)?.block;
+        if (block !== undefined) void limits.updateFromBlock(name, block, ctx.config.limits);
+      },
     };
     // Every update anyone makes (routes, the supervisor, other plugins) passes the block schemas.
     ctx.stack.addValidator(documentValidator);
@@ -155,6 +181,7 @@ export default definePlugin({
       processDetailRoute(supervisor, {
         graph: () => ctx.optional(dependencyGraphRef),
         logger: ctx.logger,
+        limits: (name) => limits.view(name),
       }),
     );
     ctx.route(serviceStatusRoute(supervisor));
@@ -190,6 +217,15 @@ export default definePlugin({
       const graph = ctx.optional(dependencyGraphRef);
       // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
       await launches.open();
+      // Leftover cgroups after the graceful reaping of recorded launches (create() awaits this).
+      // The cgroups of launches spared for adoption are kept with their processes.
+      void launches
+        .ready()
+        .then(() =>
+          cgroups.open((name) =>
+            [...launches.sparedLaunchIds].some((id) => name.endsWith(`-${id}`)),
+          ),
+        );
       // In the background: the host listens at once while waits and start checks run.
       void ctx.tasks.run('boot start', async () => {
         const { started, failed } = await supervisor.startEnabled(graph, boot.signal, (names) =>
@@ -224,7 +260,10 @@ export default definePlugin({
       boot.abort();
       // A planned handover (SIGUSR2) leaves every process running for the next host to adopt.
       if (ctx.host.handingOver()) await supervisor.handOver();
-      else await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000, signal);
+      else {
+        await supervisor.stopAll(ctx.config.shutdown_budget_sec * 1000, signal);
+        await cgroups.removeAll();
+      }
     });
   },
 });

@@ -4,6 +4,7 @@
  * health check and log file. Resolved at every start, so edits to the block apply on the next
  * start. Invalid fields throw a {@link ProcessSpecError} naming the field.
  */
+import { limitSpecOf, type LimitSpec } from './limits/limit-fields.js';
 import { constants } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isJsonRecord } from '../../sdk/index.js';
@@ -42,6 +43,8 @@ export interface ProcessSpec {
   readonly autoRestart: boolean;
   readonly restartPolicy: RestartPolicy;
   readonly health: HealthCheckSpec | null;
+  /** Resource limits of the whole tree (absent: none). */
+  readonly limits?: LimitSpec;
 }
 
 /** What a spec is resolved against. */
@@ -191,5 +194,14 @@ export function buildProcessSpec(entry: ProcessEntry, context: SpecContext): Pro
     autoRestart: autoRestart(block, context.defaults),
     restartPolicy: restartPolicy(block, context.defaults),
     health: healthCheck(block),
+    limits: limitsOf(block, context.defaults),
   };
+}
+
+function limitsOf(block: JsonRecord, defaults: SupervisorConfig): LimitSpec {
+  try {
+    return limitSpecOf(block, defaults.limits ?? {});
+  } catch (error) {
+    throw new ProcessSpecError(error instanceof Error ? error.message : String(error));
+  }
 }

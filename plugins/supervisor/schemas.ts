@@ -83,6 +83,24 @@ export const AdoptionFields = {
     Type.Integer({ description: 'With adopted: epoch ms at which the adopting host started.' }),
   ),
 };
+const HowEnforced = Type.Union([Type.String(), Type.Null()], {
+  description: 'How the limit is enforced ("cgroup v1 memory", "watch: …"); null when not set.',
+});
+
+/** How a process is contained and its limits enforced, and the last limit it hit. */
+export const LimitsView = Type.Object({
+  isolation: Type.String({
+    description: 'Its own cgroup ("cgroup v2", "cgroup v1 (…)") or "none: <why>".',
+  }),
+  memory_max: HowEnforced,
+  memory_high: HowEnforced,
+  cpu_max: HowEnforced,
+  pids_max: HowEnforced,
+  last_event: Type.Union([
+    Type.Object({ reason: Type.String(), limit: Type.String(), at: Type.Number() }),
+    Type.Null(),
+  ]),
+});
 
 export const ProcessDetailBody = Type.Object({
   process_name: Type.String(),
@@ -96,6 +114,7 @@ export const ProcessDetailBody = Type.Object({
   sponsorship_url: Type.String(),
   status: ProcessStatusSchema,
   ...AdoptionFields,
+  limits: Type.Optional(LimitsView),
 });
 
 export const ServiceStatusQuery = Type.Object({

@@ -30,7 +30,8 @@ import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
-import type { LaunchRecords, StartOutcome } from './runtime/runner-types.js';
+import type { LimitBreach } from './limits/limit-watch.js';
+import type { LaunchCgroups, LaunchRecords, StartOutcome } from './runtime/runner-types.js';
 import { liveTrees, readProcTable } from './runtime/proc-table.js';
 import type { AdoptionStamp } from './runtime/process-runner.js';
 import { adoptLeftovers, blockFingerprint, type Adopter } from './adoption/adopt-leftovers.js';
@@ -49,6 +50,10 @@ export interface SupervisorOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Launch identities and their durable records. */
   readonly launches: LaunchRecords;
+  /** Per-launch cgroups (absent: none). */
+  readonly cgroups?: LaunchCgroups;
+  /** A limit of a process was hit. */
+  readonly onLimit?: (processName: string, breach: LimitBreach) => void;
   /** Tree usage per process from the latest `processes` metrics sample (cached, never read now). */
   readonly processUsage?: (processName: string, pid: number) => ListExtras['usage'];
   /** The port the host listens on, once listening. */
@@ -384,6 +389,8 @@ export class Supervisor {
           const entry = this.entries().find((found) => found.process_name === processName);
           return entry === undefined ? '' : blockFingerprint(entry.block);
         },
+        ...(this.options.cgroups === undefined ? {} : { cgroups: this.options.cgroups }),
+        ...(this.options.onLimit === undefined ? {} : { onLimit: this.options.onLimit }),
       });
       this.runners.set(processName, runner);
     }

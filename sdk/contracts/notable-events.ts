@@ -25,6 +25,9 @@ export const NOTABLE_EVENT_TYPES = [
   'service.auto_restart.succeeded',
   'service.auto_restart.failed',
   'service.auto_restart.suppressed',
+  // A resource limit of a process tree was hit; condition_key names the limit, so a cooldown
+  // holds per limit (memory_high warnings do not silence a memory_max kill).
+  'service.limit.reached',
   'symlink.job.succeeded',
   'symlink.job.failed',
   'request_sync.failed',

@@ -56,6 +56,8 @@ export function adoptedProcess(
   return {
     pid: group.pid,
     marker: group.marker,
+    // Its cgroup, if any, stays on disk (kept at start); a stop reaches the tree by group and marker.
+    cgroup: null,
     startedAt: group.adoption?.started_at ?? Date.now(),
     exited,
     hasExited: () => exitedAt !== undefined,

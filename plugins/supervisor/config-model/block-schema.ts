@@ -5,6 +5,7 @@
  * POST /config/process-config/schema show.
  */
 import { OutboundSettings, Type, type Static, type TSchema } from '../../../sdk/index.js';
+import { LimitFields } from '../limits/limit-fields.js';
 
 const open = { additionalProperties: true } as const;
 
@@ -126,6 +127,7 @@ export const ProcessBlock = Type.Object(
         description: 'true: probe `port` with the defaults; false: off; an object tunes the probe.',
       }),
     ),
+    ...LimitFields,
   },
   { ...open, title: 'ProcessBlock' },
 );

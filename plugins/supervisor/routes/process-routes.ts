@@ -5,8 +5,10 @@ import {
   type DependencyGraphService,
   type Logger,
   type ParallelGroup,
+  type Static,
 } from '../../../sdk/index.js';
 import { blockView, healthFields, repoUrlOf, statusBody, versionOf } from '../process-view.js';
+import type { LimitsView } from '../schemas.js';
 import {
   ProcessDetailBody,
   ProcessDetailQuery,
@@ -21,6 +23,8 @@ export interface ProcessDetailDeps {
   /** The dependency graph, when its plugin is loaded. */
   readonly graph: () => DependencyGraphService | undefined;
   readonly logger: Logger;
+  /** How the process is contained and limited. */
+  readonly limits?: (processName: string) => Static<typeof LimitsView>;
 }
 
 export function processListRoute(supervisor: Supervisor) {
@@ -66,6 +70,7 @@ export function processDetailRoute(supervisor: Supervisor, deps: ProcessDetailDe
           typeof entry.block.sponsorship_url === 'string' ? entry.block.sponsorship_url : '',
         status: supervisor.stateOf(entry).status,
         ...adoptionView(supervisor, entry.process_name),
+        ...(deps.limits === undefined ? {} : { limits: deps.limits(entry.process_name) }),
       };
     },
   });

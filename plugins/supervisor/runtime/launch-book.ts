@@ -82,6 +82,12 @@ export class LaunchBook {
     return this.storage.path(FIFOS_DIR);
   }
 
+  /**
+   * Launch ids (the marker's last part) of the verified launches spared for adoption: their
+   * cgroups are not leftovers either.
+   */
+  readonly sparedLaunchIds = new Set<string>();
+
   /** The verified launch of a previous host for `processName`, taken out (adopt it or end it). */
   claim(processName: string): RecordedGroup | undefined {
     const found = this.candidates.get(processName);
@@ -183,6 +189,8 @@ export class LaunchBook {
       else recorded.push(group);
     }
     const spared = new Set([...this.candidates.values()].map((group) => group.marker));
+    for (const marker of spared)
+      this.sparedLaunchIds.add(marker.slice(marker.lastIndexOf(':') + 1));
     const table = (await readProcTable()) ?? [];
     const doomed = new Set<number>();
     const names = new Set<string>();

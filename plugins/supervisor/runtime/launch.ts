@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import { constants } from 'node:os';
+import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
+import { programExists, wrappedArgv } from '../cgroups/cgroup-wrapper.js';
 import type { ProcessSpec } from '../process-spec.js';
 import { OutputTail } from './output-tail.js';
 import { childOutput, type FifoPaths } from '../adoption/output-fifo.js';
@@ -32,6 +34,8 @@ export interface LaunchedProcess {
   readonly marker: string;
   /** Epoch ms of the launch. */
   readonly startedAt: number;
+  /** Its cgroup (null where the machine gives none): holds every descendant. */
+  readonly cgroup: LaunchCgroup | null;
   /** Settles when it exited and its output drained (bounded: grandchildren may hold the pipes). */
   readonly exited: Promise<ExitInfo>;
   hasExited(): boolean;
@@ -78,12 +82,17 @@ export async function launch(
   sink: OutputSink | null,
   marker: LaunchMarker,
   fifoDir: string | null = null,
+  cgroup: LaunchCgroup | null = null,
 ): Promise<LaunchedProcess> {
   await prepareCwd(spec);
-  const [program, ...args] = spec.argv;
+  const [program] = spec.argv;
   if (program === undefined) throw new Error('command is empty');
   const output = childOutput(fifoDir);
-  const child = spawn(program, args, {
+  if (cgroup !== null && !(await programExists(program, spec.cwd, spec.env['PATH'])))
+    throw new Error(`cannot run ${program}: program not found`);
+  const [file = program, ...args] =
+    cgroup === null ? spec.argv : wrappedArgv(cgroup.procsFiles, spec.argv);
+  const child = spawn(file, args, {
     cwd: spec.cwd,
     env: { ...spec.env, [marker.name]: marker.value },
     detached: true,
@@ -136,6 +145,7 @@ export async function launch(
     pid,
     marker: marker.value,
     startedAt: Date.now(),
+    cgroup,
     exited,
     hasExited: () => exitedAt !== undefined,
     outputSummary: () => tail.summary(),

@@ -10,7 +10,13 @@ import { HealthMonitor } from './health-monitor.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { crashLine, logCrash } from './crash-line.js';
-import type { RunnerDeps, StartFailureKind, StartOutcome } from './runner-types.js';
+import type { LimitBreach } from '../limits/limit-watch.js';
+import type {
+  RunnerDeps,
+  RunningLimitWatch,
+  StartFailureKind,
+  StartOutcome,
+} from './runner-types.js';
 import { runStartSequence } from './start-sequence.js';
 import { endRemnants, stopLaunched } from './stop-launched.js';
 import { SerialQueue, StateRecord } from './state-record.js';
@@ -37,6 +43,7 @@ export class ProcessRunner {
   private pendingStart: Promise<StartOutcome> | undefined;
   private startAbort: AbortController | undefined;
   private health: HealthMonitor | undefined;
+  private limitWatch: RunningLimitWatch | null = null;
   /** Set by a stop: an exit of this process is expected, not a crash. */
   private expectedExit: LaunchedProcess | undefined;
   /** False after a manual stop, until the next manual start (DECISIONS #14). */
@@ -209,6 +216,12 @@ export class ProcessRunner {
     const marker = this.deps.launches.newMarker();
     const step = await runStartSequence(spec, {
       marker,
+      createCgroup: async () =>
+        (await this.deps.cgroups?.create(
+          this.deps.processName,
+          launchIdOf(marker.value),
+          spec.limits,
+        )) ?? null,
       recordLaunch: (launched) =>
         this.deps.launches.recorded(this.deps.processName, launched.pid, launched.marker, {
           started_at: launched.startedAt,
@@ -260,6 +273,14 @@ export class ProcessRunner {
   /** Follow a running process: its exit, and its health checks. */
   private watch(process: LaunchedProcess, spec: ProcessSpec): void {
     void process.exited.then((info) => this.onExit(process, spec, info));
+    this.limitWatch =
+      this.deps.cgroups?.watch?.(
+        this.deps.processName,
+        process.pid,
+        process.cgroup,
+        spec.limits,
+        (breach) => this.onLimit(process, spec, breach),
+      ) ?? null;
     if (spec.health !== null) {
       this.health = new HealthMonitor(process.pid, spec.health, (reason) =>
         this.onUnhealthy(process, spec, reason),
@@ -268,8 +289,14 @@ export class ProcessRunner {
     }
   }
 
-  private async doStop(why: string, cutShort?: AbortSignal): Promise<ProcessState> {
+  private endWatches(): void {
     this.health?.stop();
+    this.limitWatch?.stop();
+    this.limitWatch = null;
+  }
+
+  private async doStop(why: string, cutShort?: AbortSignal): Promise<ProcessState> {
+    this.endWatches();
     await this.deps.launches.pendingRestart(this.deps.processName, null);
     const launched = this.launched;
     if (launched === undefined) {
@@ -288,6 +315,7 @@ export class ProcessRunner {
       this.deps.logger.error(`${this.deps.processName}: group ${process.pid} survived SIGKILL`);
     else await this.deps.launches.forget(process.pid);
     this.launched = undefined;
+    this.deps.cgroups?.ended?.(this.deps.processName);
     this.deps.logger.info(
       `${this.deps.processName}: stopped (pid ${process.pid}, ${why}${result.killed ? ', killed with SIGKILL after the stop timeout' : ''})`,
     );
@@ -305,14 +333,38 @@ export class ProcessRunner {
   private onExit(process: LaunchedProcess, spec: ProcessSpec, info: ExitInfo): void {
     if (this.expectedExit === process || this.launched?.process !== process) return;
     const how = info.signal === null ? `exit code ${info.exitCode}` : `signal ${info.signal}`;
-    void this.queue.run(() =>
-      this.afterUnexpectedExit(
-        process,
-        spec,
-        info,
-        `${this.deps.processName} exited unexpectedly (${how})`,
-      ),
-    );
+    const watch = this.limitWatch;
+    void this.queue.run(async () => {
+      // An OOM kill by the kernel is told as such, naming the limit, not as a bare SIGKILL.
+      const kernel = (await watch?.kernelReason()) ?? null;
+      if (kernel !== null) this.deps.onLimit?.(this.deps.processName, kernelBreach(kernel, spec));
+      const message =
+        kernel === null
+          ? `${this.deps.processName} exited unexpectedly (${how})`
+          : `${this.deps.processName} was ${kernel}`;
+      await this.afterUnexpectedExit(process, spec, info, message);
+    });
+  }
+
+  /** A limit was hit: tell it, then act by `on_limit`. */
+  private onLimit(process: LaunchedProcess, spec: ProcessSpec, breach: LimitBreach): void {
+    this.deps.logger.warn(`${this.deps.processName}: ${breach.reason}`);
+    this.deps.onLimit?.(this.deps.processName, breach);
+    if (breach.action === 'notify') return;
+    void this.queue.run(async () => {
+      if (this.launched?.process !== process || this.record.get().status !== 'running') return;
+      const message = `${this.deps.processName} was ${breach.reason}`;
+      if (breach.action === 'stop') {
+        this.autoRestartAllowed = false;
+        await this.doStop(breach.reason);
+        this.set({ reason: message });
+        return;
+      }
+      this.expectedExit = process;
+      this.set({ status: 'stopping', reason: message });
+      const { info } = await stopLaunched(process, spec);
+      await this.afterUnexpectedExit(process, spec, info, message);
+    });
   }
 
   private onUnhealthy(process: LaunchedProcess, spec: ProcessSpec, reason: string): void {
@@ -339,7 +391,7 @@ export class ProcessRunner {
     message: string,
   ): Promise<void> {
     if (this.launched?.process !== process) return;
-    this.health?.stop();
+    this.endWatches();
     // Decided before the clean-up below, so the state never shows a crash without its outcome.
     const restartable = spec.autoRestart && this.autoRestartAllowed && !this.hostStopping;
     const decision = restartable ? this.restarts.decide(spec, info, process.startedAt) : null;
@@ -359,6 +411,7 @@ export class ProcessRunner {
     await endRemnants(process, spec);
     await this.deps.launches.forget(process.pid);
     this.launched = undefined;
+    this.deps.cgroups?.ended?.(this.deps.processName);
     if (decision === null || decision.action === 'give-up') return;
     if (!this.autoRestartAllowed || this.hostStopping) return;
     const reason = `${message}; restart ${decision.attempt} in ${SECONDS(decision.delayMs)}`;
@@ -368,6 +421,15 @@ export class ProcessRunner {
     await this.deps.launches.pendingRestart(this.deps.processName, { due_at, restarts, reason });
     this.restarts.schedule(decision.delayMs, () => void this.beginStart(false, 'auto'));
   }
+}
+
+function kernelBreach(reason: string, spec: ProcessSpec): LimitBreach {
+  return { reason, action: spec.limits?.onLimit ?? 'restart', limit: 'memory_max' };
+}
+
+/** The launch id part of a marker (`<supervisor id>:<launch id>`). */
+function launchIdOf(marker: string): string {
+  return marker.slice(marker.lastIndexOf(':') + 1);
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,8 @@
 /** The contract between a process runner and its owner. */
 import type { Logger, ProcessState } from '../../../sdk/index.js';
+import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
+import type { LimitSpec } from '../limits/limit-fields.js';
+import type { LimitBreach } from '../limits/limit-watch.js';
 import type { ProcessSpec } from '../process-spec.js';
 import type { LaunchMarker, OutputSink } from './launch.js';
 import type { AdoptionFacts } from './launch-book.js';
@@ -30,6 +33,33 @@ export interface RunnerDeps {
   readonly launches: LaunchRecords;
   /** Names the configuration a launch used: a change while the host was away restarts it. */
   fingerprint?(): string;
+  /** A limit was hit (notifications, the event journal). */
+  onLimit?(processName: string, breach: LimitBreach): void;
+  /** Per-launch cgroups (absent: none, as where the machine gives none). */
+  readonly cgroups?: LaunchCgroups;
+}
+
+/** The part of the cgroup manager a runner uses. */
+export interface LaunchCgroups {
+  /** The cgroup of a new launch with `limits` written into it, or null when it cannot have one. */
+  create(processName: string, launchId: string, limits?: LimitSpec): Promise<LaunchCgroup | null>;
+  /** Watch a running launch against its limits (null: nothing to watch). */
+  watch?(
+    processName: string,
+    pid: number,
+    cgroup: LaunchCgroup | null,
+    limits: LimitSpec | undefined,
+    onBreach: (breach: LimitBreach) => void,
+  ): RunningLimitWatch | null;
+  /** The launch of `processName` ended. */
+  ended?(processName: string): void;
+}
+
+/** A started limit watch. */
+export interface RunningLimitWatch {
+  stop(): void;
+  /** The kernel's words when it OOM-killed a member since the last look, else null. */
+  kernelReason(): Promise<string | null>;
 }
 
 /** The part of the launch book a runner uses. */

@@ -5,6 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../../sdk/index.js';
+import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
+import { removeLaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ProcessSpec } from '../process-spec.js';
 import { runWaits } from '../waits/wait-runner.js';
 import {
@@ -42,6 +44,8 @@ export interface StartSequenceHooks {
   readonly marker: LaunchMarker;
   /** Where the launch's output FIFOs go (null: ordinary pipes). */
   readonly fifoDir?: string | null;
+  /** The launch's cgroup, created just before the launch (null: none on this machine). */
+  createCgroup?(): Promise<LaunchCgroup | null>;
   /** Record the launch durably; awaited before it is reported. */
   recordLaunch(process: LaunchedProcess): Promise<void>;
   /** The process was launched (the immediate-exit check begins). */
@@ -71,9 +75,11 @@ export async function runStartSequence(
   }
   if (signal.aborted) return { kind: 'cancelled', launched: false };
   let process: LaunchedProcess;
+  const cgroup = (await hooks.createCgroup?.()) ?? null;
   try {
-    process = await launch(spec, hooks.output, hooks.marker, hooks.fifoDir ?? null);
+    process = await launch(spec, hooks.output, hooks.marker, hooks.fifoDir ?? null, cgroup);
   } catch (error) {
+    if (cgroup !== null) await removeLaunchCgroup(cgroup);
     return { kind: 'failed', failure: 'launch', message: messageOf(error) };
   }
   await hooks.recordLaunch(process);

@@ -4,6 +4,7 @@
  * stop timeout (or the host's stop budget).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { killLaunchCgroup, launchMembers, removeLaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ProcessSpec } from '../process-spec.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
 import { markedProcesses } from './launch-marker.js';
@@ -22,14 +23,28 @@ export interface StopResult {
 
 const EXIT_WAIT_MS = 5_000;
 
-/** Marked processes of this launch outside its group (they called setsid, or were moved). */
+/**
+ * Processes of this launch outside its group (they called setsid, or were moved): marked ones,
+ * and the members of its cgroup, which also holds those that cleared their environment.
+ */
 async function escapedFrom(process: LaunchedProcess): Promise<number[]> {
-  const marked = await markedProcesses(process.marker);
-  // A marked pid gone by now needs no signal; the rest are read one by one, not the whole table.
-  return marked.filter((pid) => {
+  const [marked, contained] = await Promise.all([
+    markedProcesses(process.marker),
+    process.cgroup === null ? [] : launchMembers(process.cgroup),
+  ]);
+  // A pid gone by now needs no signal; the rest are read one by one, not the whole table.
+  return [...new Set([...marked, ...contained])].filter((pid) => {
     const row = readProcess(pid);
     return row !== undefined && row.pgrp !== process.pid;
   });
+}
+
+/** Whatever is still in the launch's cgroup is killed, then the cgroup is removed. */
+async function emptyCgroup(process: LaunchedProcess): Promise<boolean> {
+  if (process.cgroup === null) return true;
+  const empty = await killLaunchCgroup(process.cgroup);
+  await removeLaunchCgroup(process.cgroup);
+  return empty;
 }
 
 /** Stop `process` as `spec` says; `cutShort` ends the grace time early (host stop budget). */
@@ -49,9 +64,14 @@ export async function stopLaunched(
     ),
     terminateProcesses(escaped, spec.stopSignal, spec.stopTimeoutMs, cutShort),
   ]);
+  const emptied = await emptyCgroup(process);
   const seen = await Promise.race([process.exited, sleep(EXIT_WAIT_MS, null)]);
   const info = seen ?? { exitCode: 137, signal: 'SIGKILL' as const, at: Date.now() };
-  return { info, killed: group.killed, survived: group.survived || survivors.length > 0 };
+  return {
+    info,
+    killed: group.killed,
+    survived: group.survived || survivors.length > 0 || !emptied,
+  };
 }
 
 /** After the leader exited on its own: end what it left behind (group members and escapes). */
@@ -64,4 +84,5 @@ export async function endRemnants(process: LaunchedProcess, spec: ProcessSpec): 
     })(),
     terminateProcesses(escaped, spec.stopSignal, spec.stopTimeoutMs),
   ]);
+  await emptyCgroup(process);
 }

@@ -1,0 +1,149 @@
+/**
+ * stackd's cgroups: detection at start, one cgroup per launch, and their clean-up — at each
+ * process's stop, at the host's stop, and at the next start after a host was killed (members of
+ * a leftover cgroup are killed, then it is removed). The directory is named after the data dir,
+ * so hosts on other data dirs never touch each other's cgroups.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../../../sdk/index.js';
+import { detectCgroups, type CgroupLayout } from './cgroup-detect.js';
+import {
+  childDirs,
+  killLaunchCgroup,
+  launchCgroupOf,
+  launchMembers,
+  removeLaunchCgroup,
+  type LaunchCgroup,
+} from './launch-cgroup.js';
+
+/** `auto`: use cgroups where the machine allows; `off`: never (the watch path). */
+export type CgroupMode = 'auto' | 'off';
+
+/** Where the manager looks (tests point these at a temp dir). */
+export interface CgroupManagerOptions {
+  readonly mode: CgroupMode;
+  readonly dataDir: string;
+  readonly logger: Logger;
+  readonly mountsFile?: string;
+  readonly selfCgroupFile?: string;
+}
+
+/**
+ * A leftover cgroup that should be kept (its processes are being adopted); stackd's own clean-up
+ * kills the members of every other one.
+ */
+export type KeepLeftover = (name: string) => boolean;
+
+const V2_CONTROLLERS = ['memory', 'pids', 'cpu'];
+
+/** Detects the layout once and hands out per-launch cgroups. */
+export class CgroupManager {
+  private layout: CgroupLayout = { kind: 'none', why: 'not detected yet' };
+  private opening: Promise<void> | undefined;
+
+  constructor(private readonly options: CgroupManagerOptions) {}
+
+  /** The directory name under the host's own cgroup. */
+  get dirName(): string {
+    const hash = createHash('sha256').update(this.options.dataDir).digest('hex');
+    return `stackd-${hash.slice(0, 12)}`;
+  }
+
+  /** Detect and clean up a previous host's leftovers. Idempotent. */
+  open(keep: KeepLeftover = () => false): Promise<void> {
+    this.opening ??= this.load(keep);
+    return this.opening;
+  }
+
+  private async load(keep: KeepLeftover): Promise<void> {
+    if (this.options.mode === 'off') {
+      this.layout = { kind: 'none', why: 'cgroups off by config' };
+      return;
+    }
+    const [mounts, selfCgroup] = await Promise.all([
+      readFile(this.options.mountsFile ?? '/proc/self/mounts', 'utf8').catch(() => ''),
+      readFile(this.options.selfCgroupFile ?? '/proc/self/cgroup', 'utf8').catch(() => ''),
+    ]);
+    this.layout = await detectCgroups({ mounts, selfCgroup, dirName: this.dirName });
+    this.options.logger.info(`process isolation: ${this.describe()}`);
+    await this.cleanLeftovers(keep);
+  }
+
+  /** The detected layout. */
+  current(): CgroupLayout {
+    return this.layout;
+  }
+
+  /** How processes are contained, in words ("cgroup v1 (freezer, memory, …)", "none: …"). */
+  describe(): string {
+    const layout = this.layout;
+    if (layout.kind === 'none') return `none: ${layout.why}`;
+    if (layout.kind === 'v2') return 'cgroup v2';
+    return `cgroup v1 (${Object.keys(layout.bases).join(', ')})`;
+  }
+
+  private bases(): string[] {
+    const layout = this.layout;
+    if (layout.kind === 'none') return [];
+    return layout.kind === 'v2' ? [layout.base] : [...new Set(Object.values(layout.bases))];
+  }
+
+  /** Kill the members of every leftover launch cgroup not kept, and remove the empty ones. */
+  private async cleanLeftovers(keep: KeepLeftover): Promise<void> {
+    const names = new Set((await Promise.all(this.bases().map(childDirs))).flat());
+    const doomed = [...names].filter((name) => !keep(name));
+    let killed = 0;
+    for (const name of doomed) {
+      const cgroup = launchCgroupOf(this.layout, name);
+      if (cgroup === null) continue;
+      killed += (await launchMembers(cgroup)).length;
+      await killLaunchCgroup(cgroup);
+      await removeLaunchCgroup(cgroup);
+    }
+    if (killed > 0)
+      this.options.logger.warn(
+        `killed ${killed} process(es) left in the cgroups of a previous host`,
+      );
+  }
+
+  /** Create the cgroup of a new launch; null without cgroups or when creating it failed. */
+  async create(processName: string, launchId: string): Promise<LaunchCgroup | null> {
+    await this.open();
+    const name = `${processName.replace(/[^\w.-]/g, '_').slice(0, 60)}-${launchId}`;
+    const cgroup = launchCgroupOf(this.layout, name);
+    if (cgroup === null) return null;
+    try {
+      await Promise.all(this.bases().map((base) => mkdir(base, { recursive: true })));
+      if (this.layout.kind === 'v2') await this.enableV2Controllers(this.layout.base);
+      await Promise.all(cgroup.dirs.map((dir) => mkdir(dir)));
+      return cgroup;
+    } catch (error) {
+      this.options.logger.warn(`${processName}: could not create its cgroup`, { error });
+      await removeLaunchCgroup(cgroup);
+      return null;
+    }
+  }
+
+  /** Let the launch cgroups under `base` use memory, pids and cpu (best effort). */
+  private async enableV2Controllers(base: string): Promise<void> {
+    const layout = this.layout;
+    if (layout.kind !== 'v2') return;
+    const wanted = V2_CONTROLLERS.filter((name) => layout.controllers.includes(name));
+    if (wanted.length === 0) return;
+    const line = wanted.map((name) => `+${name}`).join(' ');
+    // The parent must delegate them to `base` first; a parent holding processes refuses.
+    await writeFile(join(base, '..', 'cgroup.subtree_control'), line).catch(() => undefined);
+    await writeFile(join(base, 'cgroup.subtree_control'), line).catch(() => undefined);
+  }
+
+  /** Host stop: remove every empty launch cgroup and the base directories. */
+  async removeAll(): Promise<void> {
+    for (const base of this.bases()) {
+      for (const name of await childDirs(base))
+        await rmdir(join(base, name)).catch(() => undefined);
+      await rmdir(base).catch(() => undefined);
+    }
+  }
+}

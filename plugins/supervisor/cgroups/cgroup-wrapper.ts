@@ -1,0 +1,51 @@
+/**
+ * The launch wrapper: `sh` writes its own pid into each cgroup.procs file, then execs the
+ * program — same pid, and the program is inside its cgroup before its first instruction, so no
+ * child it forks can be missed (writing the pid from the host after spawn would race the fork).
+ * A failed write ends the launch with exit code 125 and a line on stderr.
+ */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+
+const SCRIPT =
+  'n=$1; shift; while [ "$n" -gt 0 ]; do ' +
+  'echo $$ > "$1" || { echo "stackd: cannot enter cgroup $1" >&2; exit 125; }; ' +
+  'shift; n=$((n-1)); done; exec "$@"';
+
+/** The argv that runs `argv` inside the cgroups named by `procsFiles`. */
+export function wrappedArgv(procsFiles: readonly string[], argv: readonly string[]): string[] {
+  return [
+    '/bin/sh',
+    '-c',
+    SCRIPT,
+    'stackd-cgroup',
+    String(procsFiles.length),
+    ...procsFiles,
+    ...argv,
+  ];
+}
+
+async function executable(path: string): Promise<boolean> {
+  return access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Whether `program` can be found the way the OS would (a path, or a name on PATH). Through the
+ * wrapper a missing program would surface as sh's exit 127; checked first, it keeps the
+ * launch's own "program not found" error.
+ */
+export async function programExists(
+  program: string,
+  cwd: string,
+  pathVariable: string | undefined,
+): Promise<boolean> {
+  if (program.includes('/'))
+    return executable(isAbsolute(program) ? program : resolve(cwd, program));
+  const dirs = (pathVariable ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter);
+  for (const dir of dirs) if (dir !== '' && (await executable(join(dir, program)))) return true;
+  return false;
+}

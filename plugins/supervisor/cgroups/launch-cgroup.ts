@@ -1,0 +1,125 @@
+/**
+ * One launch's cgroup: a directory per hierarchy (v1) or one directory (v2) holding the launched
+ * process and everything it starts, whatever it does to its session, group or environment.
+ * Stops end its members: v2 writes `cgroup.kill`; v1 freezes the cgroup (nothing can fork while
+ * its members are being killed), SIGKILLs every pid in `cgroup.procs`, then thaws it.
+ */
+import { readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CgroupLayout } from './cgroup-detect.js';
+
+const FREEZE_WAIT_MS = 2_000;
+const EMPTY_WAIT_MS = 5_000;
+
+/** The cgroup directories of one launch. */
+export interface LaunchCgroup {
+  readonly kind: 'v1' | 'v2';
+  /** Every directory (one per v1 hierarchy). */
+  readonly dirs: readonly string[];
+  /** The `cgroup.procs` files the launch's pid is written to before it runs the program. */
+  readonly procsFiles: readonly string[];
+  /** Directory of a v1 controller (or the v2 directory); undefined when not available. */
+  dirOf(controller: string): string | undefined;
+}
+
+/** The directories of launch `name` under `layout` (not created yet). */
+export function launchCgroupOf(layout: CgroupLayout, name: string): LaunchCgroup | null {
+  if (layout.kind === 'none') return null;
+  if (layout.kind === 'v2') {
+    const dir = join(layout.base, name);
+    return { kind: 'v2', dirs: [dir], procsFiles: [join(dir, 'cgroup.procs')], dirOf: () => dir };
+  }
+  const byController = new Map(
+    Object.entries(layout.bases).map(([controller, base]) => [controller, join(base, name)]),
+  );
+  const dirs = [...new Set(byController.values())];
+  return {
+    kind: 'v1',
+    dirs,
+    procsFiles: dirs.map((dir) => join(dir, 'cgroup.procs')),
+    dirOf: (controller) => byController.get(controller),
+  };
+}
+
+/** The pids in a cgroup directory (empty when it is gone). */
+export async function cgroupMembers(dir: string): Promise<number[]> {
+  const text = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .map((line) => Number.parseInt(line, 10))
+    .filter((pid) => Number.isInteger(pid) && pid > 1 && pid !== process.pid);
+}
+
+/** Pids in any of the launch's directories. */
+export async function launchMembers(cgroup: LaunchCgroup): Promise<number[]> {
+  const lists = await Promise.all(cgroup.dirs.map((dir) => cgroupMembers(dir)));
+  return [...new Set(lists.flat())];
+}
+
+function killEach(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone already */
+    }
+  }
+}
+
+async function freeze(dir: string, state: 'FROZEN' | 'THAWED'): Promise<boolean> {
+  try {
+    await writeFile(join(dir, 'freezer.state'), state);
+  } catch {
+    return false;
+  }
+  const deadline = Date.now() + FREEZE_WAIT_MS;
+  while (Date.now() < deadline) {
+    const now = (await readFile(join(dir, 'freezer.state'), 'utf8').catch(() => '')).trim();
+    if (now === state || now === '') return true;
+    await sleep(10);
+  }
+  return false;
+}
+
+/** Poll until every directory is empty; false after {@link EMPTY_WAIT_MS}. */
+async function waitEmpty(cgroup: LaunchCgroup): Promise<boolean> {
+  const deadline = Date.now() + EMPTY_WAIT_MS;
+  for (;;) {
+    if ((await launchMembers(cgroup)).length === 0) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(25);
+  }
+}
+
+/** SIGKILL every member; resolves true once the cgroup is empty. */
+export async function killLaunchCgroup(cgroup: LaunchCgroup): Promise<boolean> {
+  if ((await launchMembers(cgroup)).length === 0) return true;
+  if (cgroup.kind === 'v2') {
+    await writeFile(join(cgroup.dirs[0] ?? '', 'cgroup.kill'), '1').catch(() => undefined);
+    return waitEmpty(cgroup);
+  }
+  const freezer = cgroup.dirOf('freezer');
+  const frozen = freezer !== undefined && (await freeze(freezer, 'FROZEN'));
+  // Frozen: one pass reaches everyone. Not frozen: repeat, a forking member may add pids.
+  for (let pass = 0; pass < (frozen ? 1 : 20); pass += 1) {
+    const members = await launchMembers(cgroup);
+    if (members.length === 0) break;
+    killEach(members);
+    if (!frozen) await sleep(10);
+  }
+  // A frozen process dies of SIGKILL only once thawed.
+  if (freezer !== undefined) await freeze(freezer, 'THAWED');
+  return waitEmpty(cgroup);
+}
+
+/** Remove the launch's directories (only empty ones can be removed; a busy one stays). */
+export async function removeLaunchCgroup(cgroup: LaunchCgroup): Promise<void> {
+  await Promise.all(cgroup.dirs.map((dir) => rmdir(dir).catch(() => undefined)));
+}
+
+/** Sub-directories of `base` (the launch cgroups a host left there). */
+export async function childDirs(base: string): Promise<string[]> {
+  const entries = await readdir(base, { withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+}

@@ -10,6 +10,7 @@ export * from './proxy.js';
 export * from './metrics.js';
 export * from './services.js';
 export * from './events.js';
+export * from './journal.js';
 export * from './tasks.js';
 export * from './storage.js';
 export * from './config.js';

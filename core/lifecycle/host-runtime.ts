@@ -48,7 +48,11 @@ import { StreamHub } from '../ws/stream-hub.js';
 import { runBounded } from './timeouts.js';
 import { prepareDataDir } from './startup-paths.js';
 import type { HostOptions, RunningHost } from './host-options.js';
-import { configuredPlugins, lifecycleTimeouts } from './host-settings.js';
+import { configuredPlugins, journalSettings, lifecycleTimeouts } from './host-settings.js';
+import { EventJournal } from '../journal/event-journal.js';
+import { JournalStore } from '../journal/journal-store.js';
+import { journalRoutes } from '../journal/journal-routes.js';
+import { JournalStream } from '../journal/journal-stream.js';
 import { BootError, bootErrorCode } from '../plugins/boot-error.js';
 
 export type { HostOptions, RunningHost };
@@ -85,6 +89,7 @@ export class HostRuntime implements RunningHost {
   private addresses = new ClientAddresses([]);
   private storageStatus: StorageStatus | undefined;
   private hostLog: HostLogFile | undefined;
+  private journal: EventJournal | undefined;
 
   constructor(private readonly options: HostOptions) {
     this.sink = new LogSink('info', options.logWrite);
@@ -151,7 +156,7 @@ export class HostRuntime implements RunningHost {
     this.timeouts = lifecycleTimeouts(hostSection, options.timeouts);
     this.addresses = clientAddressesOf(this.config);
 
-    this.registerCore(dataDir);
+    this.registerCore(dataDir, hostSection);
     for (const route of options.systemRoutes(this)) this.routes.add('host', route);
 
     const specs =
@@ -168,6 +173,7 @@ export class HostRuntime implements RunningHost {
       }
     }
     for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
+    this.registerJournalApi();
     for (const entry of this.active) await this.startPlugin(entry);
     this.metrics.start();
 
@@ -186,7 +192,7 @@ export class HostRuntime implements RunningHost {
     return this.baseUrl;
   }
 
-  private registerCore(dataDir: string): void {
+  private registerCore(dataDir: string, hostSection: Record<string, unknown>): void {
     const info: HostInfo = {
       dataDir,
       version: this.options.version,
@@ -209,7 +215,33 @@ export class HostRuntime implements RunningHost {
     const storage = new StorageStatus(dataDir);
     this.storageStatus = storage;
     this.health.add('host', 'storage', () => storage.health());
-    c.register(HostEventBus, { useValue: new HostEventBus(this.logger.child('events')) });
+    const journalLog = this.logger.child('journal');
+    const store = new JournalStore(
+      join(dataDir, 'journal', 'events.db'),
+      journalSettings(hostSection),
+      (error) => journalLog.error('journal write failed', { error }),
+    );
+    const journal = new EventJournal(store, this.options.validateResponses);
+    this.journal = journal;
+    const bus = new HostEventBus(this.logger.child('events'), (owner, kind, event) =>
+      journal.publish(owner, kind, event),
+    );
+    journal.recordNotableEvents(bus.scoped().bus);
+    c.register(HostEventBus, { useValue: bus });
+    c.register(EventJournal, { useValue: journal });
+    this.health.add('host', 'journal', () => ({ healthy: true }));
+  }
+
+  /** The journal's route and stream, once every plugin declared its event kinds. */
+  private registerJournalApi(): void {
+    const journal = this.journal;
+    if (journal === undefined) return;
+    for (const route of journalRoutes(journal)) this.routes.add('host', route);
+    const stream = new JournalStream(journal);
+    stream.attach(this.streams.register('host', stream.definition()));
+    this.capabilities.declare('core', ['event_journal']);
+    this.capabilities.set('core', 'event_journal', true);
+    this.capabilities.markStarted('core');
   }
 
   private async registerPlugin(
@@ -325,6 +357,8 @@ export class HostRuntime implements RunningHost {
       entry.scope.dispose();
       entry.storage.closeAll();
     }
+    // After the plugins' stop hooks: their last events are in the final batch.
+    this.journal?.store.close();
     this.server?.closeAll();
     this.hostLog?.close();
   }

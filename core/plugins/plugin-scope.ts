@@ -41,6 +41,8 @@ import {
 import { RouteTable } from '../http/route-table.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { HostEventBus } from '../runtime/event-bus.js';
+import { EventJournal } from '../journal/event-journal.js';
+import type { EventKind } from '../../sdk/journal.js';
 import { HealthRegistry } from '../runtime/health-registry.js';
 import { ServiceRegistry } from '../runtime/service-registry.js';
 import type { PluginTasks } from '../runtime/task-runner.js';
@@ -78,8 +80,9 @@ export class PluginScope implements PluginContext<unknown> {
     @inject(ServiceRegistry) private readonly services: ServiceRegistry,
     @inject(HealthRegistry) private readonly health: HealthRegistry,
     @inject(HostEventBus) eventBus: HostEventBus,
+    @inject(EventJournal) private readonly journal: EventJournal,
   ) {
-    const scoped = eventBus.scoped();
+    const scoped = eventBus.scoped(plugin.name);
     this.events = scoped.bus;
     this.subscriptions.keep(scoped.dispose);
     this.stack = new PluginStack(
@@ -138,6 +141,11 @@ export class PluginScope implements PluginContext<unknown> {
   capability(flag: string, enabled: boolean | (() => boolean)): void {
     this.assertOpen('capability');
     this.capabilities.set(this.name, flag, enabled);
+  }
+
+  eventKind(kind: EventKind): void {
+    this.assertOpen('eventKind');
+    this.journal.declare(this.name, kind);
   }
 
   healthCheck(name: string, check: () => Promise<HealthResult> | HealthResult): void {

@@ -69,6 +69,7 @@ export function journalRoutes(journal: EventJournal): AnyRouteDefinition[] {
               ? (events[events.length - 1]?.cursor ?? head)
               : Math.max(filter.since, head),
             has_more: full,
+            head_cursor: head,
           };
         },
       }),

@@ -30,6 +30,7 @@ export function pageSchema<E extends TSchema>(event: E) {
       description: 'Pass as `since` for the next page; everything up to it was examined.',
     }),
     has_more: Type.Boolean({ description: 'True when the page was full: ask again at once.' }),
+    head_cursor: Type.Integer({ minimum: 0, description: 'The newest stored cursor.' }),
   });
 }
 

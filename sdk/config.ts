@@ -21,6 +21,8 @@ export interface ConfigUpdateOptions {
   readonly persist?: boolean | readonly string[];
   /** Who made the change (for change history); not persisted. */
   readonly reason?: string;
+  /** The username behind the change, when a signed-in user made it (the event journal). */
+  readonly by?: string;
 }
 
 /** A change listener's argument. */
@@ -28,6 +30,7 @@ export interface ConfigChange {
   readonly previous: Readonly<JsonRecord>;
   readonly current: Readonly<JsonRecord>;
   readonly reason: string | undefined;
+  readonly by?: string | undefined;
 }
 
 /** A validator: throw an `InputError` naming the field to reject a candidate document. */

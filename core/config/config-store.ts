@@ -113,7 +113,12 @@ export class ConfigStore implements StackConfig {
     }
     const previous = this.document;
     this.document = candidate;
-    const change: ConfigChange = { previous, current: candidate, reason: options.reason };
+    const change: ConfigChange = {
+      previous,
+      current: candidate,
+      reason: options.reason,
+      by: options.by,
+    };
     for (const listener of this.listeners) listener(change);
     return cloneJson(candidate);
   }

@@ -53,6 +53,7 @@ import { EventJournal } from '../journal/event-journal.js';
 import { JournalStore } from '../journal/journal-store.js';
 import { journalRoutes } from '../journal/journal-routes.js';
 import { JournalStream } from '../journal/journal-stream.js';
+import { recordConfigChanges } from '../journal/config-events.js';
 import { BootError, bootErrorCode } from '../plugins/boot-error.js';
 
 export type { HostOptions, RunningHost };
@@ -227,6 +228,7 @@ export class HostRuntime implements RunningHost {
       journal.publish(owner, kind, event),
     );
     journal.recordNotableEvents(bus.scoped().bus);
+    recordConfigChanges(journal, this.config);
     c.register(HostEventBus, { useValue: bus });
     c.register(EventJournal, { useValue: journal });
     this.health.add('host', 'journal', () => ({ healthy: true }));

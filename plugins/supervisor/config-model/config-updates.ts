@@ -74,13 +74,13 @@ export function findEntryOrThrow(document: JsonRecord, processName: string): Pro
 /** Update one process block (keys replace the block's keys; secrets echoed back are kept). */
 export async function updateProcessBlock(
   stack: StackConfig,
-  request: { processName: string; updates: JsonRecord; persist: boolean },
+  request: { processName: string; updates: JsonRecord; persist: boolean; by?: string },
 ): Promise<{ result: ConfigUpdateResult; entry: ProcessEntry; newName: string }> {
   const entry = findEntryOrThrow(stack.read(), request.processName);
   let newName = entry.process_name;
   const options: ConfigUpdateOptions = request.persist
-    ? { persist: entry.path, reason: 'POST /config' }
-    : { reason: 'POST /config' };
+    ? { persist: entry.path, reason: 'POST /config', ...by(request) }
+    : { reason: 'POST /config', ...by(request) };
   try {
     await stack.update((draft) => {
       const current = blockAt(draft, entry.path);
@@ -125,11 +125,11 @@ export async function updateProcessBlock(
 /** Deep-merge a global update into the document, then validate the whole of it. */
 export async function updateDocument(
   stack: StackConfig,
-  request: { updates: JsonRecord; persist: boolean },
+  request: { updates: JsonRecord; persist: boolean; by?: string },
 ): Promise<ConfigUpdateResult> {
   const options: ConfigUpdateOptions = request.persist
-    ? { persist: true, reason: 'POST /config' }
-    : { reason: 'POST /config' };
+    ? { persist: true, reason: 'POST /config', ...by(request) }
+    : { reason: 'POST /config', ...by(request) };
   await stack.update((draft) => {
     // A view's path (a client's layout of a plugin slice) is written through the view.
     const rest = writeViews(draft, request.updates, stack.views());
@@ -164,4 +164,8 @@ function renameDocumentField(
   const [first] = relative.split('.');
   if (first === undefined || !(first in updates)) return error;
   return new InputError(error.code, error.message, { field: `updates.${relative}`, cause: error });
+}
+
+function by(request: { by?: string }): { by?: string } {
+  return request.by === undefined ? {} : { by: request.by };
 }

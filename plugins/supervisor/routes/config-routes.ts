@@ -69,13 +69,15 @@ export function updateConfigRoute(ctx: ConfigRouteContext, deps: ConfigRouteDeps
       'generation of this path) is a global update.',
     tags: TAGS,
     schema: { body: ConfigUpdateBody, response: ConfigUpdateResponse },
-    handler: async ({ body }) => {
+    handler: async ({ body, principal }) => {
+      const by = principal === null ? {} : { by: principal.username };
       if (body.process_name === undefined)
-        return updateDocument(ctx.stack, { updates: body.updates, persist: body.persist });
+        return updateDocument(ctx.stack, { updates: body.updates, persist: body.persist, ...by });
       const { result, newName } = await updateProcessBlock(ctx.stack, {
         processName: body.process_name,
         updates: body.updates,
         persist: body.persist,
+        ...by,
       });
       notifyChanged(ctx, deps, result.process_name ?? newName);
       if (newName !== result.process_name) notifyChanged(ctx, deps, newName);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks,churn]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,symlinks,churn,journal]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { churnBench } from './churn.bench.js';
 import { graphBench, metricsBench } from './external.bench.js';
 import { httpBench } from './http.bench.js';
+import { journalBench } from './journal.bench.js';
 import { stopAll } from './lib/cleanup.js';
 import { loadTool } from './lib/load.js';
 import { markdownTable, type Figure } from './lib/report.js';
@@ -55,6 +56,8 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   graph: () => graphBench(),
   metrics: () => metricsBench(quick),
   sync: () => syncBench(),
+  journal: () =>
+    journalBench({ clients: 100, seconds: quick ? 3 : 10, replay: quick ? 20_000 : 100_000 }),
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
   churn: () =>

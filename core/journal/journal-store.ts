@@ -48,6 +48,8 @@ export class JournalStore {
   private prunedThrough: number;
   private lastPrune = 0;
   private closed = false;
+  /** Why the last batch failed, until one commits again (for /health). */
+  writeFailure: string | null = null;
 
   constructor(
     readonly file: string,
@@ -124,9 +126,11 @@ export class JournalStore {
         }),
       );
     } catch (error) {
+      this.writeFailure = error instanceof Error ? error.message : String(error);
       this.onError(error);
       return;
     }
+    this.writeFailure = null;
     this.headCursor = committed[committed.length - 1]?.cursor ?? this.headCursor;
     for (const listener of this.listeners) {
       try {

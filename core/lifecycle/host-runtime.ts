@@ -231,7 +231,11 @@ export class HostRuntime implements RunningHost {
     recordConfigChanges(journal, this.config);
     c.register(HostEventBus, { useValue: bus });
     c.register(EventJournal, { useValue: journal });
-    this.health.add('host', 'journal', () => ({ healthy: true }));
+    this.health.add('host', 'journal', () =>
+      store.writeFailure === null
+        ? { healthy: true }
+        : { healthy: false, details: `event journal write failed: ${store.writeFailure}` },
+    );
   }
 
   /** The journal's route and stream, once every plugin declared its event kinds. */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,symlinks,scale,churn,cli]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,journal,symlinks,scale,churn,cli]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -14,6 +14,7 @@ import { churnBench } from './churn.bench.js';
 import { cliBench } from './cli.bench.js';
 import { graphBench, metricsBench } from './external.bench.js';
 import { httpBench } from './http.bench.js';
+import { journalBench } from './journal.bench.js';
 import { stopAll } from './lib/cleanup.js';
 import { loadTool } from './lib/load.js';
 import { markdownTable, type Figure } from './lib/report.js';
@@ -59,6 +60,8 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   metrics: () => metricsBench(quick),
   sync: () => syncBench(),
   prometheus: () => prometheusBench(quick),
+  journal: () =>
+    journalBench({ clients: 100, seconds: quick ? 3 : 10, replay: quick ? 20_000 : 100_000 }),
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
   cli: () =>

@@ -23,6 +23,8 @@ export interface ConfigUpdateOptions {
   readonly reason?: string;
   /** Who asks (a username, `file`, a plugin's name): recorded with the version. */
   readonly actor?: string;
+  /** The username behind the change, when a signed-in user made it (the event journal). */
+  readonly by?: string;
   /**
    * Refuse the change (a {@link StaleConfigError}) unless the document is still at this
    * generation: a client's `If-Match`, checked in turn with every other change.
@@ -75,6 +77,7 @@ export interface ConfigChange {
   readonly generation: number;
   /** See {@link ConfigUpdateOptions.apply}. */
   readonly apply: boolean;
+  readonly by?: string | undefined;
 }
 
 /** A validator: throw an `InputError` naming the field to reject a candidate document. */

@@ -2,6 +2,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { StackConfig } from './config.js';
 import type { EventBus } from './events.js';
+import type { EventKind } from './journal.js';
 import type { CheckedRoute, HandlerResult, RouteSchema } from './http.js';
 import type { Logger } from './logger.js';
 import type { MetricsCollectorDefinition, MetricsSnapshot } from './metrics.js';
@@ -102,6 +103,11 @@ export interface PluginContext<C = unknown> {
   metrics(definition: MetricsCollectorDefinition): void;
   /** Turn a declared capability flag on (or bind it to a live predicate). */
   capability(flag: string, enabled: boolean | (() => boolean)): void;
+  /**
+   * Declare an event kind this plugin publishes with `ctx.events.publish` (its data schema goes
+   * into the OpenAPI document; clients filter on its name).
+   */
+  eventKind(kind: EventKind): void;
   /** Contribute to `GET /health`. */
   healthCheck(name: string, check: () => Promise<HealthResult> | HealthResult): void;
   /** Provide a service under a ref this plugin owns (or an open `core.*` extension point). */

@@ -11,6 +11,7 @@ export * from './metrics.js';
 export * from './exposition.js';
 export * from './services.js';
 export * from './events.js';
+export * from './journal.js';
 export * from './tasks.js';
 export * from './storage.js';
 export * from './config.js';

@@ -24,6 +24,13 @@ export interface StreamClient<Q = Record<string, unknown>> {
   readonly signal: AbortSignal;
   /** Messages dropped for this client by the overflow policy. */
   readonly dropped: number;
+  /**
+   * Whether a message sent now goes out at once rather than into the overflow queue. A sender
+   * of a long backlog (a replay) paces itself on this and {@link whenReady}.
+   */
+  readonly ready: boolean;
+  /** Resolves once {@link ready} holds again, or the socket closed. */
+  whenReady(): Promise<void>;
   /** Send one message (JSON-serialized unless it is a string) to this client only. */
   send(message: unknown): void;
   /** Close the socket with a WebSocket close code and reason. */

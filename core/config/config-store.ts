@@ -210,6 +210,7 @@ export class ConfigStore implements StackConfig {
       reason: options.reason,
       generation: this.generationValue,
       apply: options.apply === true,
+      by: options.by,
     };
     for (const listener of this.listeners) listener(change);
   }

@@ -59,7 +59,12 @@ import { StreamHub } from '../ws/stream-hub.js';
 import { runBounded } from './timeouts.js';
 import { prepareDataDir } from './startup-paths.js';
 import type { HostOptions, RunningHost } from './host-options.js';
-import { configuredPlugins, lifecycleTimeouts } from './host-settings.js';
+import { configuredPlugins, journalSettings, lifecycleTimeouts } from './host-settings.js';
+import { EventJournal } from '../journal/event-journal.js';
+import { JournalStore } from '../journal/journal-store.js';
+import { journalRoutes } from '../journal/journal-routes.js';
+import { JournalStream } from '../journal/journal-stream.js';
+import { recordConfigChanges } from '../journal/config-events.js';
 import { BootError, bootErrorCode } from '../plugins/boot-error.js';
 
 export type { HostOptions, RunningHost };
@@ -102,6 +107,7 @@ export class HostRuntime implements RunningHost {
   private addresses = new ClientAddresses([]);
   private storageStatus: StorageStatus | undefined;
   private hostLog: HostLogFile | undefined;
+  private journal: EventJournal | undefined;
 
   constructor(private readonly options: HostOptions) {
     this.sink = new LogSink('info', options.logWrite);
@@ -169,7 +175,7 @@ export class HostRuntime implements RunningHost {
     this.addresses = clientAddressesOf(this.config);
     guardOutboundSetting(this.config);
 
-    this.registerCore(dataDir);
+    this.registerCore(dataDir, hostSection);
     for (const route of options.systemRoutes(this)) this.routes.add('host', route);
 
     const specs = expandPluginSpecs(
@@ -189,6 +195,7 @@ export class HostRuntime implements RunningHost {
     }
     for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
     await this.checkBootDocument(source);
+    this.registerJournalApi();
     for (const entry of this.active) await this.startPlugin(entry);
     this.metrics.start();
 
@@ -229,7 +236,7 @@ export class HostRuntime implements RunningHost {
     this.health.add('host', 'config', () => watcher.health());
   }
 
-  private registerCore(dataDir: string): void {
+  private registerCore(dataDir: string, hostSection: Record<string, unknown>): void {
     const info: HostInfo = {
       dataDir,
       version: this.options.version,
@@ -263,7 +270,38 @@ export class HostRuntime implements RunningHost {
     const storage = new StorageStatus(dataDir);
     this.storageStatus = storage;
     this.health.add('host', 'storage', () => storage.health());
-    c.register(HostEventBus, { useValue: new HostEventBus(this.logger.child('events')) });
+    const journalLog = this.logger.child('journal');
+    const store = new JournalStore(
+      join(dataDir, 'journal', 'events.db'),
+      journalSettings(hostSection),
+      (error) => journalLog.error('journal write failed', { error }),
+    );
+    const journal = new EventJournal(store, this.options.validateResponses);
+    this.journal = journal;
+    const bus = new HostEventBus(this.logger.child('events'), (owner, kind, event) =>
+      journal.publish(owner, kind, event),
+    );
+    journal.recordNotableEvents(bus.scoped().bus);
+    recordConfigChanges(journal, this.config);
+    c.register(HostEventBus, { useValue: bus });
+    c.register(EventJournal, { useValue: journal });
+    this.health.add('host', 'journal', () =>
+      store.writeFailure === null
+        ? { healthy: true }
+        : { healthy: false, details: `event journal write failed: ${store.writeFailure}` },
+    );
+  }
+
+  /** The journal's route and stream, once every plugin declared its event kinds. */
+  private registerJournalApi(): void {
+    const journal = this.journal;
+    if (journal === undefined) return;
+    for (const route of journalRoutes(journal)) this.routes.add('host', route);
+    const stream = new JournalStream(journal);
+    stream.attach(this.streams.register('host', stream.definition()));
+    this.capabilities.declare('core', ['event_journal']);
+    this.capabilities.set('core', 'event_journal', true);
+    this.capabilities.markStarted('core');
   }
 
   private async registerPlugin(
@@ -386,6 +424,8 @@ export class HostRuntime implements RunningHost {
       entry.scope.dispose();
       entry.storage.closeAll();
     }
+    // After the plugins' stop hooks: their last events are in the final batch.
+    this.journal?.store.close();
     this.server?.closeAll();
     this.hostLog?.close();
   }

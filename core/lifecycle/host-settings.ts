@@ -26,3 +26,26 @@ export function configuredPlugins(hostSection: Record<string, unknown>): string[
     ? value
     : undefined;
 }
+
+/**
+ * `stackd.journal`: `batch_interval_ms` (default 50; what a SIGKILL may lose at most),
+ * `max_events` (default 1,000,000) and `max_age_days` (default 30) for retention.
+ */
+export function journalSettings(hostSection: Record<string, unknown>): {
+  batchIntervalMs: number;
+  maxEvents: number;
+  maxAgeMs: number;
+} {
+  const section = isJsonRecord(hostSection.journal) ? hostSection.journal : {};
+  const pick = (key: string, fallback: number, max: number): number => {
+    const value = section[key];
+    return typeof value === 'number' && Number.isFinite(value) && value > 0
+      ? Math.min(value, max)
+      : fallback;
+  };
+  return {
+    batchIntervalMs: pick('batch_interval_ms', 50, 1000),
+    maxEvents: Math.floor(pick('max_events', 1_000_000, 100_000_000)),
+    maxAgeMs: pick('max_age_days', 30, 3650) * 86_400_000,
+  };
+}

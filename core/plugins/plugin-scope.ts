@@ -44,6 +44,8 @@ import { ExpositionRegistry } from '../metrics/exposition-registry.js';
 import { PluginExposition } from './plugin-exposition.js';
 import type { Exposition } from '../../sdk/exposition.js';
 import { HostEventBus } from '../runtime/event-bus.js';
+import { EventJournal } from '../journal/event-journal.js';
+import type { EventKind } from '../../sdk/journal.js';
 import { HealthRegistry } from '../runtime/health-registry.js';
 import { ServiceRegistry } from '../runtime/service-registry.js';
 import type { PluginTasks } from '../runtime/task-runner.js';
@@ -83,8 +85,9 @@ export class PluginScope implements PluginContext<unknown> {
     @inject(HealthRegistry) private readonly health: HealthRegistry,
     @inject(HostEventBus) eventBus: HostEventBus,
     @inject(ExpositionRegistry) expositionRegistry: ExpositionRegistry,
+    @inject(EventJournal) private readonly journal: EventJournal,
   ) {
-    const scoped = eventBus.scoped();
+    const scoped = eventBus.scoped(plugin.name);
     this.events = scoped.bus;
     this.subscriptions.keep(scoped.dispose);
     this.stack = new PluginStack(
@@ -146,6 +149,11 @@ export class PluginScope implements PluginContext<unknown> {
   capability(flag: string, enabled: boolean | (() => boolean)): void {
     this.assertOpen('capability');
     this.capabilities.set(this.name, flag, enabled);
+  }
+
+  eventKind(kind: EventKind): void {
+    this.assertOpen('eventKind');
+    this.journal.declare(this.name, kind);
   }
 
   healthCheck(name: string, check: () => Promise<HealthResult> | HealthResult): void {

@@ -1,6 +1,10 @@
 /** The in-process event bus behind `ctx.events`. Listener failures are logged, never rethrown. */
 import type { EventBus, EventRef } from '../../sdk/events.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { EventKind, PublishedEvent } from '../../sdk/journal.js';
+
+/** Where `publish` goes: the journal, told who publishes. */
+export type JournalSink = (owner: string, kind: EventKind, event: PublishedEvent<unknown>) => void;
 
 type Listener = (payload: unknown) => void | Promise<void>;
 
@@ -8,10 +12,13 @@ type Listener = (payload: unknown) => void | Promise<void>;
 export class HostEventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly journal: JournalSink,
+  ) {}
 
   /** A view for one plugin; its subscriptions are dropped by the returned `dispose`. */
-  scoped(): { bus: EventBus; dispose: () => void } {
+  scoped(owner = 'core'): { bus: EventBus; dispose: () => void } {
     const owned: Array<() => void> = [];
     const bus: EventBus = {
       emit: <T>(event: EventRef<T>, payload: T) => this.emit(event.name, payload),
@@ -20,6 +27,7 @@ export class HostEventBus {
         owned.push(off);
         return off;
       },
+      publish: (kind, event) => this.journal(owner, kind, event),
     };
     return { bus, dispose: () => owned.splice(0).forEach((off) => off()) };
   }

@@ -25,6 +25,7 @@ export const HIGH_WATER_BYTES = 256 * 1024;
 /** Flow control of one client socket. */
 export class OutboundQueue {
   private readonly pending: Frame[] = [];
+  private waiters: Array<() => void> = [];
   private droppedCount = 0;
   private closed = false;
 
@@ -43,6 +44,19 @@ export class OutboundQueue {
   /** Frames waiting for the socket to drain. */
   get queued(): number {
     return this.pending.length;
+  }
+
+  /** Whether a frame offered now would be sent at once (paced senders check this). */
+  get ready(): boolean {
+    return (
+      !this.closed && this.pending.length === 0 && this.socket.getBufferedAmount() < this.highWater
+    );
+  }
+
+  /** Resolves once {@link ready} holds again, or the queue is closed. */
+  whenReady(): Promise<void> {
+    if (this.ready || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   /** Offer a frame: sent now, queued, replaced, dropped or the client closed, per policy. */
@@ -81,12 +95,18 @@ export class OutboundQueue {
     ) {
       this.transmit(this.pending.shift() as Frame);
     }
+    if (this.ready) this.wake();
   }
 
   /** Stop sending (socket closed). */
   close(): void {
     this.closed = true;
     this.pending.length = 0;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
   }
 
   private transmit(frame: Frame): void {

@@ -37,6 +37,12 @@ export class HubClient implements StreamClient {
   get dropped(): number {
     return this.queue.dropped;
   }
+  get ready(): boolean {
+    return !this.signal.aborted && this.queue.ready;
+  }
+  whenReady(): Promise<void> {
+    return this.queue.whenReady();
+  }
   send(message: unknown): void {
     this.sendFrame(typeof message === 'string' ? message : JSON.stringify(message));
   }

@@ -42,6 +42,7 @@ export interface AuthRuntimeContext {
   readonly logger: Logger;
   readonly config: AuthConfig;
   readonly onLockout?: SessionServiceDeps['onLockout'];
+  readonly onLogin?: SessionServiceDeps['onLogin'];
 }
 
 /** The started plugin, or nothing yet. */
@@ -94,6 +95,7 @@ export class AuthRuntime implements Authenticator {
         deviceTtlSec: config.refresh_token_ttl_sec,
         logger,
         ...(this.ctx.onLockout === undefined ? {} : { onLockout: this.ctx.onLockout }),
+        ...(this.ctx.onLogin === undefined ? {} : { onLogin: this.ctx.onLogin }),
       }),
       authenticator: new TokenAuthenticator(state, users, tokens, logger, scrapeTokens),
     };

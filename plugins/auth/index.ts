@@ -5,6 +5,7 @@
  */
 import { authenticatorRef, definePlugin, notableEvent } from '../../sdk/index.js';
 import { AuthRuntime } from './auth-runtime.js';
+import { loginEvent } from './events.js';
 import { AuthConfig } from './config.js';
 import {
   authStatusRoute,
@@ -32,6 +33,7 @@ export default definePlugin({
   apiVersion: 1,
   config: AuthConfig,
   register(ctx) {
+    ctx.eventKind(loginEvent);
     const runtime = new AuthRuntime({
       storage: ctx.storage,
       logger: ctx.logger,
@@ -45,6 +47,11 @@ export default definePlugin({
           condition_key: username.toLowerCase(),
           source: 'auth',
           details: { username, lockout_seconds: seconds },
+        }),
+      onLogin: (attempt) =>
+        ctx.events.publish(loginEvent, {
+          subject: attempt.username,
+          data: { outcome: attempt.outcome, ip: attempt.ip },
         }),
     });
     ctx.provide(authenticatorRef, runtime);

@@ -34,6 +34,8 @@ export interface SessionServiceDeps {
   readonly logger: Logger;
   /** Told once per lockout (the plugin turns it into a notable event). */
   readonly onLockout?: (lockout: { username: string; ip: string; seconds: number }) => void;
+  /** Told of every sign-in attempt that reached the password check (the event journal). */
+  readonly onLogin?: (attempt: LoginAttempt) => void;
 }
 
 /** A sign-in's answer: the token pair and the known-device token for the next login. */
@@ -65,6 +67,13 @@ function rateLimited(retryAfterMs: number): TooManyRequestsError {
     'Too many failed login attempts; try again later',
     retryAfterMs / 1000,
   );
+}
+
+/** A sign-in attempt, without the password. */
+export interface LoginAttempt {
+  readonly username: string;
+  readonly ip: string;
+  readonly outcome: 'ok' | 'failed' | 'disabled';
 }
 
 /** Login, refresh and verify. */
@@ -99,6 +108,7 @@ export class SessionService {
       const lockouts = limiter.recordFailure(keys);
       slowdown.failed(name);
       logger.info('login failed: invalid credentials', { username, ip });
+      this.deps.onLogin?.({ username, ip, outcome: 'failed' });
       for (const lockout of lockouts) {
         const seconds = Math.ceil(lockout.lockoutMs / 1000);
         logger.warn('login locked after repeated failures', { username, ip, seconds });
@@ -110,9 +120,11 @@ export class SessionService {
     slowdown.succeeded(name, ip);
     if (user.disabled) {
       logger.info('login refused: account disabled', { username, ip });
+      this.deps.onLogin?.({ username, ip, outcome: 'disabled' });
       throw new ForbiddenError('AUTH_USER_DISABLED', 'User account is disabled');
     }
     logger.info('login succeeded', { username, ip, known_device: knownDevice });
+    this.deps.onLogin?.({ username, ip, outcome: 'ok' });
     return this.signIn(user);
   }
 

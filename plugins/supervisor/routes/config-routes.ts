@@ -118,10 +118,13 @@ export function ifMatchGeneration(headers: Readonly<Record<string, string>>): nu
 export function changeOptions(
   request: Pick<HandlerRequest, 'headers' | 'principal'>,
   reason: string | undefined,
-): { actor: string; reason?: string; expectGeneration?: number } {
+): { actor: string; by?: string; reason?: string; expectGeneration?: number } {
   const expected = ifMatchGeneration(request.headers);
+  const username = request.principal?.username;
   return {
-    actor: request.principal?.username ?? 'api',
+    actor: username ?? 'api',
+    // The journal's config.changed names the signed-in user behind the change.
+    ...(username === undefined ? {} : { by: username }),
     ...(reason === undefined ? {} : { reason }),
     ...(expected === undefined ? {} : { expectGeneration: expected }),
   };

@@ -2,6 +2,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 /**
  * Plugins see the world only through the sdk: a relative import from plugins/<a>/ may not
@@ -39,6 +40,104 @@ const boundaries = {
     },
   },
 };
+
+/** Production code: the folders shipped or run as tools (tests and benches are exempt). */
+const PRODUCTION = ['core', 'host', 'sdk', 'testing', 'plugins', 'tools'].map(
+  (dir) => `${dir}/**/*.ts`,
+);
+
+/**
+ * Size and shape limits, and no import cycles. A file or function past a limit is listed below
+ * with its reason until it is split; the list should only shrink.
+ */
+const sizeRules = {
+  files: PRODUCTION,
+  plugins: { 'import-x': importX },
+  settings: {
+    // Our sources import `./x.js` specifiers that are `./x.ts` files; without `extensions` and
+    // `parsers` the rule skips .ts files and never sees a cycle.
+    'import-x/extensions': ['.ts', '.js'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    'import-x/resolver-next': [
+      createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+    ],
+  },
+  rules: {
+    'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+    'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    complexity: ['error', 15],
+    'import-x/no-cycle': 'error',
+  },
+};
+
+/** Known exceptions, per rule, each with the reason it stands (issue 33 tracks the splits). */
+const sizeExceptions = [
+  {
+    // Files just past 300 lines: the host's boot sequence, the notification store (being
+    // reworked on the notifications branch), the repair run (its one long function is the
+    // cause, listed below) and the dashboard driver (the same).
+    files: [
+      'core/lifecycle/host-runtime.ts',
+      'plugins/notifications/delivery-store.ts',
+      'plugins/symlinks/repair-run.ts',
+      'tools/check-dashboard/drive.ts',
+    ],
+    rules: { 'max-lines': 'off' },
+  },
+  {
+    // Long functions: wiring lists (every route or stream a plugin or the host registers, in
+    // one place so none is forgotten), the symlink repair walk, the start plan, the dashboard
+    // check's scripted browser session, and walks whose steps share much local state.
+    files: [
+      'core/ws/proxy-socket.ts',
+      'host/run.ts',
+      'host/system-routes.ts',
+      'plugins/metrics/index.ts',
+      'plugins/onboarding/start/start-plan.ts',
+      'plugins/supervisor/index.ts',
+      'plugins/symlinks/repair-run.ts',
+      'plugins/symlinks/scanner.ts',
+      'plugins/sync/cycle.ts',
+      'tools/check-dashboard/drive.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // Decision tables written as one function per decision, so every case reads in one place:
+    // per-field metric readers, per-signal graph rules, per-key config and wait parsing, the
+    // address classifier, the proxy's forward and the host's boot steps.
+    files: [
+      'core/http/reverse-proxy.ts',
+      'core/lifecycle/host-runtime.ts',
+      'plugins/ai/bundle.ts',
+      'plugins/ai/diagnostic-window.ts',
+      'plugins/ai/stack-bundle.ts',
+      'plugins/graph/conditional-map.ts',
+      'plugins/graph/stack-graph.ts',
+      'plugins/graph/startup-plan.ts',
+      'plugins/metrics/history/series-query.ts',
+      'plugins/metrics/history/series-row.ts',
+      'plugins/metrics/system/system-collector.ts',
+      'plugins/metrics/wire/history-series.ts',
+      'plugins/notifications/router.ts',
+      'plugins/notifications/settings.ts',
+      'plugins/notifications/threshold-monitor.ts',
+      'plugins/onboarding/service-config/python-check.ts',
+      'plugins/onboarding/start/plan-block.ts',
+      'plugins/onboarding/start/start-plan.ts',
+      'plugins/supervisor/command-line.ts',
+      'plugins/supervisor/config-model/change-plan.ts',
+      'plugins/supervisor/process-exposition.ts',
+      'plugins/supervisor/process-spec.ts',
+      'plugins/supervisor/waits/wait-specs.ts',
+      'plugins/symlinks/repair-run.ts',
+      'plugins/symlinks/restore.ts',
+      'plugins/sync/dashboard-view.ts',
+      'sdk/outbound/addresses.ts',
+    ],
+    rules: { complexity: 'off' },
+  },
+];
 
 export default tseslint.config(
   {
@@ -158,4 +257,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  sizeRules,
+  ...sizeExceptions,
 );

@@ -12,7 +12,7 @@ import {
 } from '../sdk/index.js';
 import type { RunningHost } from '../core/lifecycle/host-runtime.js';
 import { buildOpenApi } from '../core/schema/openapi.js';
-import { SPEC_CAPABILITIES } from '../core/capabilities/capability-registry.js';
+import { API_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
 import { homePage } from './home-page.js';
 import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
@@ -36,11 +36,11 @@ const HealthBody = Type.Union([
 ]);
 
 const Capabilities = Type.Object(
-  Object.fromEntries(SPEC_CAPABILITIES.map((flag) => [flag, Type.Boolean()])),
+  Object.fromEntries(API_CAPABILITIES.map((flag) => [flag, Type.Boolean()])),
   {
     additionalProperties: Type.Boolean(),
     description:
-      'Every SPEC flag, false unless a loaded plugin turns it on, plus flags declared by plugins.',
+      'Every flag of the API contract, false unless a loaded plugin turns it on, plus flags declared by plugins.',
   },
 );
 

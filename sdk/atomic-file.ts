@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
-  /** File mode; defaults to the existing file's mode, else 0o600 (DECISIONS #26). */
+  /** File mode; defaults to the existing file's mode, else 0o600 (docs/decisions.md §26). */
   readonly mode?: number;
 }
 
@@ -22,7 +22,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const directory = dirname(path);
-  // New folders 0700 and new files 0600 (DECISIONS #26); a file that exists keeps its mode.
+  // New folders 0700 and new files 0600 (docs/decisions.md §26); a file that exists keeps its mode.
   await mkdir(directory, { recursive: true, mode: 0o700 });
   const mode = options.mode ?? (await existingMode(path)) ?? 0o600;
   const temp = join(

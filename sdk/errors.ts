@@ -34,7 +34,7 @@ export class HttpError extends Error {
   }
 }
 
-/** 400: the request conflicts with the current state in a way SPEC.md answers with 400. */
+/** 400: the request conflicts with the current state in a way the API answers with 400 (docs/decisions.md §2). */
 export class BadRequestError extends HttpError {
   constructor(code: string, detail: string, options?: HttpErrorOptions) {
     super(400, code, detail, options);

@@ -144,7 +144,7 @@ export function rawReply(
 /** A route a plugin declares with `ctx.route(...)`. */
 export interface RouteDefinition<S extends RouteSchema = RouteSchema> {
   readonly method: HttpMethod;
-  /** SPEC path; `:name` segments are path parameters. Core adds the `/api` aliases. */
+  /** The route's own path; `:name` segments are path parameters. Core adds the `/api` aliases. */
   readonly path: string;
   /** Defaults to `required`. */
   readonly auth?: AuthMode;
@@ -153,7 +153,7 @@ export interface RouteDefinition<S extends RouteSchema = RouteSchema> {
   readonly description?: string;
   /** OpenAPI tags; defaults to the plugin name. */
   readonly tags?: readonly string[];
-  /** Marks an earlier-generation alias (DECISIONS #5). */
+  /** Marks an earlier-generation alias (docs/decisions.md §5). */
   readonly deprecated?: boolean;
   /** A capability flag this route's existence turns on (declared in the plugin's capabilities). */
   readonly capability?: string;

@@ -32,7 +32,7 @@ export interface PluginDefinition<C extends TObject | undefined = undefined> {
   readonly dependsOn?: readonly string[];
   /** Plugins used when present; they do not affect order and may be absent. */
   readonly optionalDependsOn?: readonly string[];
-  /** Capability flags this plugin may turn on (SPEC flags or its own). */
+  /** Capability flags this plugin may turn on (API contract flags or its own). */
   readonly capabilities?: readonly string[];
   /**
    * What the plugin may change through `ctx.stack.update`: its own slice `stackd.<name>`

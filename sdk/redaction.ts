@@ -1,5 +1,5 @@
 /**
- * Redaction, written once for every plugin (DECISIONS #15, #16): secrets never reach a log file,
+ * Redaction, written once for every plugin (docs/decisions.md §15, §16): secrets never reach a log file,
  * a stream, a response, a notification or an AI bundle.
  *
  * Two views of the same rule: `redactLine`/`redactText` scrub free text (log lines, error
@@ -181,7 +181,7 @@ function lineEnd(text: string, at: number): number {
 
 // ---- JSON values by key path ----
 /**
- * Secrets in the configuration are write-only (DECISIONS #16). GET /config shows a redacted copy:
+ * Secrets in the configuration are write-only (docs/decisions.md §16). GET /config shows a redacted copy:
  * values of secret-named keys (API keys, tokens, passwords, secrets, cookies, webhooks), every
  * header value, notification destination URLs, and credentials inside any URL. When a client
  * posts such a value back unchanged (redacted) or blank, the stored secret is kept.

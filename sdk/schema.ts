@@ -17,7 +17,7 @@ import {
 export { Type };
 export type { Static, TSchema, TObject };
 
-/** The JSON error body every failing route returns (DECISIONS #2). */
+/** The JSON error body every failing route returns (docs/decisions.md §2). */
 export const ErrorBody = Type.Object(
   {
     detail: Type.String({ description: 'What went wrong, for people.' }),

@@ -1,11 +1,11 @@
 import { BootError } from '../plugins/boot-error.js';
 /**
- * Capability flags behind `GET /process/capabilities`: every SPEC flag (false by default) plus
+ * Capability flags behind `GET /process/capabilities`: every flag of the API contract (false by default) plus
  * declared plugin flags, true only when the owning plugin started and its predicate holds.
  */
 
-/** The 18 flags of SPEC.md, always present in the answer. */
-export const SPEC_CAPABILITIES = [
+/** The 18 flags of the API contract, always present in the answer so clients can rely on them. */
+export const API_CAPABILITIES = [
   'optional_only_onboarding',
   'optional_service_options',
   'manual_update_check',
@@ -79,7 +79,7 @@ export class CapabilityRegistry {
   /** The capabilities object. */
   snapshot(): Record<string, boolean> {
     const result: Record<string, boolean> = {};
-    for (const flag of SPEC_CAPABILITIES) result[flag] = false;
+    for (const flag of API_CAPABILITIES) result[flag] = false;
     for (const [flag, owner] of this.owners) {
       const sources = this.sources.get(flag) ?? [];
       result[flag] =

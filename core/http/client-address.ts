@@ -1,5 +1,5 @@
 /**
- * The client address of a request (DECISIONS #25): the socket peer, unless the peer is a trusted
+ * The client address of a request (docs/decisions.md §25): the socket peer, unless the peer is a trusted
  * proxy (`stackd.api_service.trusted_proxies`, addresses or CIDRs); then the right-most
  * `X-Forwarded-For` entry that is not itself trusted. A header from an untrusted peer is
  * ignored, so nobody can choose their own address for rate limits and logs.

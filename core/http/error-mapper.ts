@@ -1,4 +1,4 @@
-/** Turn anything thrown by a handler into the wire error body of DECISIONS #2. */
+/** Turn anything thrown by a handler into the wire error body of docs/decisions.md §2. */
 import { isHttpError } from '../../sdk/errors.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { ErrorBody } from '../../sdk/schema.js';

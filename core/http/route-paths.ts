@@ -1,4 +1,4 @@
-/** Path rules shared by routes and streams: parameters and the served aliases (DECISIONS #1). */
+/** Path rules shared by routes and streams: parameters and the served aliases (docs/decisions.md §1). */
 
 /** `:name` segments of a path, in order. */
 export function parameterNames(path: string): string[] {
@@ -19,7 +19,7 @@ export function pathShape(path: string): string {
 }
 
 /**
- * Every path a route is served at: its SPEC path, the same under `/api`, and for SPEC paths that
+ * Every path a route is served at: its own path, the same under `/api`, and for own paths that
  * already start with `/api`, the path without it. Trailing-slash forms answer too, as the
  * reference's `/process/` and `/config/` did.
  */

@@ -138,7 +138,7 @@ export class HostRuntime implements RunningHost {
     const { options } = this;
     const dataDir = resolve(options.cwd, options.dataDir);
     prepareDataDir(dataDir);
-    // Private whatever made it (DECISIONS #26): it holds the JWT secret, users and logs.
+    // Private whatever made it (docs/decisions.md §26): it holds the JWT secret, users and logs.
     chmodSync(dataDir, 0o700);
     this.hostLog = new HostLogFile(join(dataDir, 'logs', 'stackd.log'), this.sink);
     this.logger.info(`uWebSockets.js: ${this.uwsBuild} (native binary)`);

@@ -1,4 +1,4 @@
-/** Health contributions behind `GET /health` (DECISIONS #4). */
+/** Health contributions behind `GET /health` (docs/decisions.md §4). */
 import type { HealthResult } from '../../sdk/context.js';
 
 type Check = () => Promise<HealthResult> | HealthResult;

@@ -76,7 +76,7 @@ export class FolderStorage implements PluginStorage {
   private ensureDir(): void {
     if (this.created) return;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    // A folder made by an earlier version may be wider: the data dir is private (DECISIONS #26).
+    // A folder made by an earlier version may be wider: the data dir is private (docs/decisions.md §26).
     chmodSync(this.dir, 0o700);
     this.created = true;
   }

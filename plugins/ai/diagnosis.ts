@@ -62,7 +62,7 @@ export class DiagnosisService {
       `${question}\n\nBundle:\n${bundleText}`,
       signal,
     );
-    // A stack question about what stackd is gets stackd's own answer (SPEC AI rule 10).
+    // A stack question about what stackd is gets stackd's own answer, so the provider cannot invent one.
     const analysis = stack && isIdentityQuestion(question) ? IDENTITY_ANSWER : answer.text;
     const session = this.sessions.create(bundleText, target, { question, answer: analysis });
     return { ...base, analysis, usage: answer.usage, session_id: session.id };

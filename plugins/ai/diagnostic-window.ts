@@ -1,5 +1,5 @@
 /**
- * The diagnostic window of a bundle (dumb-features §5.6): the current period and the baseline it
+ * The diagnostic window of a bundle (docs/original-product.md §13): the current period and the baseline it
  * is compared with, and the runtime metrics of one process summarised over both from the
  * metrics history (CPU, RSS, PIDs seen, restarts indicated, percent changes).
  */

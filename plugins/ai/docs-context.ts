@@ -1,5 +1,5 @@
 /**
- * Docs excerpts for a bundle (SPEC AI rule 8): local Markdown only, read fresh and never cached
+ * Docs excerpts for a bundle: local Markdown only, read fresh and never cached
  * to disk. Sources, in order: a Markdown tree named by STACKD_AI_DOCS_DIR (its root holds
  * `index.md`: a DUMB docs checkout, say), then stackd's own README, cut into its sections.
  * Pages are scored against the question and the process (+80 for a page about the process,

@@ -1,4 +1,4 @@
-/** The AI diagnostics plugin (SPEC "AI diagnostics"). Wiring only. */
+/** The AI diagnostics plugin. Wiring only. */
 import { onProviderCall } from './provider-client.js';
 import {
   definePlugin,
@@ -21,7 +21,7 @@ import { SettingsStore } from './settings-store.js';
 
 export default definePlugin({
   name: 'ai',
-  // DECISIONS #18: the ledger lives at <data-dir>/ai-diagnostics/events.sqlite.
+  // docs/decisions.md §18: the ledger lives at <data-dir>/ai-diagnostics/events.sqlite.
   storageFolder: 'ai-diagnostics',
   version: '0.1.0',
   apiVersion: 1,

@@ -1,5 +1,5 @@
 /**
- * Model lifecycle and compatibility of the native kinds (dumb-features §5.4 data). A call with a
+ * Model lifecycle and compatibility of the native kinds (docs/original-product.md §12). A call with a
  * retired model, or one that cannot return diagnostic text, is rejected with 400 and guidance
  * before any provider contact; model listings carry both so a picker can mark them.
  */

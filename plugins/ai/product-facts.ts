@@ -1,6 +1,6 @@
 /**
  * What stackd is, stated once: every bundle carries it, and a question about stackd's identity
- * gets this answer whatever the provider says (SPEC AI rule 10, with stackd's own facts).
+ * gets this answer whatever the provider says (a provider knows nothing true about stackd, so it must not answer this).
  */
 export const PRODUCT_FACTS = {
   name: 'stackd',

@@ -41,7 +41,7 @@ export function checkProviderUrl(value: string, field: string): void {
   outbound.checkUrl(value, field);
 }
 
-/** Timeouts are clamped to 5–300 s (DECISIONS #23). */
+/** Timeouts are clamped to 5–300 s (docs/decisions.md §23). */
 export const clampTimeout = (seconds: number): number =>
   Number.isFinite(seconds) ? Math.min(300, Math.max(5, seconds)) : 300;
 

@@ -1,4 +1,4 @@
-/** Wire shapes of the AI diagnostics routes (SPEC.md "AI diagnostics"). */
+/** Wire shapes of the AI diagnostics routes. */
 import { Type } from '../../sdk/index.js';
 
 const providerFields = {

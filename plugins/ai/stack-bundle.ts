@@ -1,5 +1,5 @@
 /**
- * The bundle of the whole stack (dumb-features §5.7, in stackd's terms): a summary of who needs
+ * The bundle of the whole stack (docs/original-product.md §14, in stackd's terms): a summary of who needs
  * attention, the process list, short log tails of the services that matter to the question,
  * the telling lines of their logs, each service's runtime metrics over the window, which sources
  * were available (and so how confident an answer can be), docs excerpts and change history.
@@ -164,7 +164,7 @@ const cut = (text: string, max: number) =>
   text.length <= max ? text : `${text.slice(0, max)}[TRUNCATED ${text.length - max} chars]`;
 
 /**
- * The stack bundle as the provider sees it (SPEC AI rule 7): configs replaced by a note, lists
+ * The stack bundle as the provider sees it (secrets and bulk stay home): configs replaced by a note, lists
  * capped, logs and docs shortened; the response still carries the full bundle.
  */
 export function compactStack(bundle: Bundle): Bundle {

@@ -1,5 +1,5 @@
 /**
- * The authentication mode and user accounts, with SPEC's state rules ("Authentication mode" and
+ * The authentication mode and user accounts, with the state rules of docs/decisions.md §8 ("Authentication mode" and
  * "User account" tables): setup only while no user exists, enable only with users, the last
  * active user can be neither disabled nor deleted. Throws the sdk's typed errors.
  */
@@ -16,7 +16,7 @@ import type { SessionTokens } from './session-tokens.js';
 import type { TokenPair } from './token-service.js';
 import type { UserAccount, UserStore } from './user-store.js';
 
-/** The authentication status object of SPEC. */
+/** The authentication status object the API answers. */
 export interface AuthStatus {
   readonly enabled: boolean;
   readonly has_users: boolean;

@@ -1,5 +1,5 @@
 /**
- * The authentication mode (SPEC "Authentication mode"): whether auth is enabled and whether the
+ * The authentication mode (docs/decisions.md §8): whether auth is enabled and whether the
  * setup wizard was skipped. Kept in the plugin's SQLite database next to the users, so it
  * survives restarts; read from memory on every request.
  */

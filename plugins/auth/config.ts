@@ -1,12 +1,12 @@
 /**
  * The auth plugin's config slice (`stackd.auth` in the configuration file). Every field has a
- * default, so an absent slice gives SPEC's lifetimes (access 60 min, refresh 30 days).
+ * default, so an absent slice gives the contract's lifetimes (access 60 min, refresh 30 days).
  */
 import { Type, type Static } from '../../sdk/index.js';
 
 const DAY_SEC = 24 * 60 * 60;
 
-/** Login throttling (DECISIONS #10): failures per username and per client address back off. */
+/** Login throttling (docs/decisions.md §10): failures per username and per client address back off. */
 export const LoginRateLimitConfig = Type.Object(
   {
     max_failures_per_user: Type.Integer({
@@ -59,13 +59,13 @@ export const AuthConfig = Type.Object({
     minimum: 1,
     maximum: 30 * DAY_SEC,
     default: 60 * 60,
-    description: 'Access token lifetime in seconds (SPEC default 60 minutes).',
+    description: 'Access token lifetime in seconds (default 60 minutes).',
   }),
   refresh_token_ttl_sec: Type.Integer({
     minimum: 1,
     maximum: 365 * DAY_SEC,
     default: 30 * DAY_SEC,
-    description: 'Refresh token lifetime in seconds (SPEC default 30 days).',
+    description: 'Refresh token lifetime in seconds (default 30 days).',
   }),
   refresh_reuse_grace_sec: Type.Integer({
     minimum: 0,

@@ -1,6 +1,6 @@
 /**
  * The auth plugin: users, the setup wizard, JWT sign-in and the `core.authenticator` service
- * that guards every route and stream marked `required` (SPEC "Authentication", DECISIONS #6–10,
+ * that guards every route and stream marked `required` (docs/decisions.md §6–10,
  * #25, #28). Wiring only.
  */
 import { authenticatorRef, definePlugin, notableEvent } from '../../sdk/index.js';

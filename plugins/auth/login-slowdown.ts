@@ -1,5 +1,5 @@
 /**
- * The answer to a distributed password guesser (DECISIONS #25): lockouts key on the client
+ * The answer to a distributed password guesser (docs/decisions.md §25): lockouts key on the client
  * address, so failures spread over many addresses would never lock anything. Once a username has
  * collected `afterFailures` failures within the window, from any addresses, its login attempts are
  * spaced `intervalMs` apart (each waits its turn), which caps the guessing rate for that name

@@ -1,5 +1,5 @@
 /**
- * Password hashing with scrypt from node:crypto (DECISIONS #6). A stored hash carries its own
+ * Password hashing with scrypt from node:crypto (docs/decisions.md §6). A stored hash carries its own
  * parameters and salt (`scrypt$<log2 N>$<r>$<p>$<salt>$<key>`, base64url), so raising the cost
  * later keeps old hashes verifiable. Comparison is constant-time.
  */

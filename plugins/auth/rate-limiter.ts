@@ -1,5 +1,5 @@
 /**
- * Login throttling (DECISIONS #10). Failures are counted per key (a username, a client address);
+ * Login throttling (docs/decisions.md §10). Failures are counted per key (a username, a client address);
  * once a key reaches its limit within the window it is locked, and every further failure doubles
  * the lockout up to a cap. A key is forgotten a window after its last failure (or lockout end). The
  * clock is injected so tests need no waiting.

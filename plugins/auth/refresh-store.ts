@@ -1,5 +1,5 @@
 /**
- * Refresh tokens in use (DECISIONS #28). Every refresh token issued is a row; a refresh marks its
+ * Refresh tokens in use (docs/decisions.md §28). Every refresh token issued is a row; a refresh marks its
  * row used and issues the next token of the same family (one sign-in = one family). A token used
  * again within the grace period (tabs refreshing at once) gets another pair; used again later, it
  * is a replay: the whole family is revoked, so a stolen token dies with the session it came from.

@@ -1,10 +1,10 @@
 /**
- * Wire shapes of the auth routes (SPEC "Authentication", DECISIONS #6–8), snake_case as in SPEC.
+ * Wire shapes of the auth routes (docs/decisions.md §6–8), snake_case as the API contract writes them.
  * Format rules live here so core's validation answers 422 naming the field.
  */
 import { ErrorBody, Type, type Static } from '../../sdk/index.js';
 
-/** Longest accepted username (SPEC leaves it open; DECISIONS #6 asks us to choose). */
+/** Longest accepted username (the contract leaves it open; docs/decisions.md §6). */
 export const USERNAME_MAX_LENGTH = 64;
 
 export const Username = Type.String({
@@ -77,7 +77,7 @@ export const RefreshRequest = Type.Object({
 
 const TokenField = Type.String({ minLength: 1, description: 'An access token.' });
 
-/** Verify takes the token in the body (SPEC) or, as the reference did, in the query string. */
+/** Verify takes the token in the body or, as the reference did, in the query string. */
 export const VerifyRequest = Type.Object({ token: Type.Optional(TokenField) });
 export const VerifyQuery = Type.Object({ token: Type.Optional(TokenField) });
 

@@ -1,5 +1,5 @@
 /**
- * The JWT signing secret (DECISIONS #7): 256 random bits, created on first start in the plugin's
+ * The JWT signing secret (docs/decisions.md §7): 256 random bits, created on first start in the plugin's
  * data folder with mode 0600, never rotated automatically. Deleting the file signs everyone out.
  */
 import { randomBytes } from 'node:crypto';

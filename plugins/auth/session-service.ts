@@ -203,7 +203,7 @@ export class SessionService {
 
   /**
    * Lockouts key on the address: a username from one address, and one address overall. So
-   * failures from one address never lock a correct login from another (DECISIONS #25); the
+   * failures from one address never lock a correct login from another (docs/decisions.md §25); the
    * username-wide answer is the slowdown. Names are lower-cased: case variants share a budget.
    */
   private limitedKeys(name: string, ip: string): LimitedKey[] {

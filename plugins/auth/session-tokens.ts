@@ -1,6 +1,6 @@
 /**
  * Token pairs with a server-side record of their refresh tokens: sign-in starts a family,
- * refresh rotates within it, logout revokes it (DECISIONS #28). Access tokens stay stateless
+ * refresh rotates within it, logout revokes it (docs/decisions.md §28). Access tokens stay stateless
  * and short-lived.
  */
 import { randomUUID } from 'node:crypto';

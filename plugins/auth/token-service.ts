@@ -1,5 +1,5 @@
 /**
- * JWT access and refresh tokens (DECISIONS #7): HS256 through jose, claims `sub` (username),
+ * JWT access and refresh tokens (docs/decisions.md §7): HS256 through jose, claims `sub` (username),
  * `exp`, `iat`, `jti`, `type` (`access` | `refresh`) and `uid`, the id of the user row the token
  * was issued to, so a user deleted and created again under the same name does not inherit the
  * old tokens. Only HS256 verifies; expiry has no leeway.

@@ -1,5 +1,5 @@
 /**
- * The graph of one process (reference §3.4): its rows, the processes linked to it either way,
+ * The graph of one process (docs/original-product.md §7): its rows, the processes linked to it either way,
  * nodes, edges (dependency → dependent), parallel groups and context. A one-hop view over the
  * whole-stack relations; pure apart from the state function it is given.
  */
@@ -91,7 +91,7 @@ const unique = (names: Iterable<string>): string[] => [...new Set(names)].sort()
 
 /**
  * Parallel groups: the hard prerequisites (may start together), the process itself, and its
- * dependents. Every group has type `parallel` as SPEC.md shows (the process alone is a group of
+ * dependents. Every group has type `parallel` as the API reference shows (the process alone is a group of
  * one).
  */
 export function parallelGroupsOf(

@@ -1,4 +1,4 @@
-/** Wire shapes of `GET /process/dependency-graph` (SPEC.md "Dependency graph"). */
+/** Wire shapes of `GET /process/dependency-graph`. */
 import { StringEnum, Type, type Static } from '../../sdk/index.js';
 import { SIGNAL_NAMES } from './signals.js';
 

@@ -1,5 +1,5 @@
 /**
- * The 12 dependency signals (reference §3.1), their strengths and the rule that combines the
+ * The 12 dependency signals (docs/original-product.md §7), their strengths and the rule that combines the
  * strengths of several signals on one row or edge. The descriptions are data
  * (`data/signals.json`); the names are code because derivation logic is written per signal.
  */
@@ -36,7 +36,7 @@ export interface SignalFacts {
   readonly description: string;
 }
 
-/** The truth table: every signal with its facts (DECISIONS #17: an object keyed by signal). */
+/** The truth table: every signal with its facts (docs/decisions.md §17: an object keyed by signal). */
 export type TruthTable = Readonly<Record<SignalName, SignalFacts>>;
 
 const STRENGTH_OF: Readonly<Record<SignalName, Strength>> = {
@@ -69,7 +69,7 @@ export function strengthOfSignal(signal: SignalName): Strength {
 /**
  * Strength of a row or edge carrying several signals: hard_runtime if any signal is, else
  * hard_configured if any is, else soft_linkage. No signals at all counts as hard_configured
- * (the reference's default for an unknown signal).
+ * (the original's default for an unknown signal).
  */
 export function combineStrength(signals: Iterable<SignalName>): Strength {
   let sawAny = false;

@@ -1,6 +1,6 @@
 /**
  * The whole-stack relation graph of one configuration: for every process, which processes it
- * depends on and through which signals (reference §3.3, outgoing rules). Incoming relations
+ * depends on and through which signals (docs/original-product.md §7, outgoing rules). Incoming relations
  * are the same relations seen from the other end, so an edge carries the same signals whichever
  * process the graph is asked for. Built once per configuration version; pure.
  */

@@ -63,7 +63,7 @@ export default definePlugin({
     ctx.provide(metricsFeedRef, feed);
     const sqlitePath = ctx.storage.path(HISTORY_FILE);
     ctx.stack.addView(metricsDashboardView({ dir: ctx.storage.dir, sqlitePath }));
-    // DECISIONS #27: each flag promises the routes the dashboard calls when it is true.
+    // docs/decisions.md §27: each flag promises the routes the dashboard calls when it is true.
     ctx.capability('metrics_history_storage', true);
     ctx.capability('metrics_filesystem_selection', true);
     ctx.capability('metrics_network_interface_selection', true);

@@ -1,5 +1,5 @@
 /**
- * The notifications plugin's config slice (`stackd.notifications`, dumb-features §4.1): the
+ * The notifications plugin's config slice (`stackd.notifications`, docs/original-product.md §8): the
  * global switch, delivery settings, thresholds and destinations. URLs and headers are secrets:
  * write-only (GET shows url_configured / headers_configured).
  */

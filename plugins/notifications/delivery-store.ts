@@ -1,13 +1,13 @@
 /**
  * Deliveries and cooldowns in SQLite (`<data-dir>/notifications/notifications.sqlite`,
- * dumb-features §4.8). A locked database (another writer, a stuck lock) never stops the plugin:
+ * docs/original-product.md §10). A locked database (another writer, a stuck lock) never stops the plugin:
  * the store turns unavailable, queue and history routes answer 503, and it is tried again in
- * the background every few seconds (SPEC rule 6).
+ * the background every few seconds so a lock never costs a restart.
  */
 import { randomUUID } from 'node:crypto';
 import { UnavailableError, type Database, type SqlRow } from '../../sdk/index.js';
 
-/** Delivery statuses (DECISIONS #22). */
+/** Delivery statuses (docs/decisions.md §22). */
 export type DeliveryStatus = 'queued' | 'retrying' | 'completed' | 'failed' | 'suppressed';
 
 /** A delivery row as history shows it (never a URL or header). */

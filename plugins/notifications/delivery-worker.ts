@@ -1,5 +1,5 @@
 /**
- * The delivery worker (dumb-features §4.6): wakes on new work or every second, sends due rows
+ * The delivery worker (docs/original-product.md §10): wakes on new work or every second, sends due rows
  * concurrently (one slow receiver never holds up another), retries with exponential backoff
  * from retry_base_sec (at least any Retry-After), gives up after max_attempts, and never retries
  * a 4xx other than 408/429. Rows only change state in SQLite, so a restart (or a SIGKILL)

@@ -1,5 +1,5 @@
 /**
- * The notifications plugin (SPEC "Notifications", DECISIONS #22): destinations (webhook, Discord,
+ * The notifications plugin (docs/decisions.md §22): destinations (webhook, Discord,
  * ntfy, Apprise API), routing with filters and cooldowns, a durable SQLite queue with retries,
  * thresholds from the metrics feed and process events from the supervisor. Wiring only.
  */

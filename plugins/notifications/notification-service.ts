@@ -1,6 +1,6 @@
 /**
  * The notifications domain: events in (from any plugin, the supervisor, the threshold monitor),
- * routed into the durable queue, sent by the worker; test and send (forced, SPEC rules 4–5);
+ * routed into the durable queue, sent by the worker; test and send (forced: past filters and cooldowns);
  * history. Automatic events need the global switch and usable storage; they are dropped
  * otherwise (the operation that raised them is never affected).
  */

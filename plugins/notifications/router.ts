@@ -1,5 +1,5 @@
 /**
- * Routing an event to destinations (dumb-features §4.5): the filters (enabled, URL, severity,
+ * Routing an event to destinations (docs/original-product.md §9): the filters (enabled, URL, severity,
  * event types, services, recovery), then the cooldown per destination, event type, service and
  * condition — a flapping process makes one notification per cooldown, the rest are recorded as
  * `suppressed`. Forced sends (test, send) skip the filters and cooldowns.

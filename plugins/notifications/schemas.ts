@@ -1,4 +1,4 @@
-/** Request and response schemas of the notification routes (SPEC "Notifications"). */
+/** Request and response schemas of the notification routes. */
 import { ErrorBody, NOTABLE_EVENT_TYPES, NOTABLE_SEVERITIES, Type } from '../../sdk/index.js';
 import { Destination, NotificationsConfig } from './config.js';
 

@@ -1,5 +1,5 @@
 /**
- * Reading and saving the notification settings (dumb-features §4.2–4.3). Secrets are write-only:
+ * Reading and saving the notification settings (docs/original-product.md §8). Secrets are write-only:
  * GET blanks url and headers and says whether they are set; a blank url or empty headers posted
  * back keeps the saved ones of the same destination id. service_names must name currently
  * enabled processes (400 naming them); webhook URLs are checked (http/https, a host, no

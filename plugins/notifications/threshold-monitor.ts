@@ -1,5 +1,5 @@
 /**
- * Resource thresholds from the metrics feed (dumb-features §4.7): CPU, memory, and disk and inode
+ * Resource thresholds from the metrics feed (docs/original-product.md §11): CPU, memory, and disk and inode
  * use of every configured filesystem path (the path in the title). A condition is sent once it
  * has held for duration_sec, and once more when it recovers; the first check after start is a
  * baseline that sends nothing. Conditions of paths no longer reported are forgotten.

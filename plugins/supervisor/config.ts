@@ -6,7 +6,7 @@
 import { Type, type Static } from '../../sdk/index.js';
 import { LimitDefaults } from './limits/limit-fields.js';
 
-/** Auto-restart defaults (DECISIONS #14); a block's `restart_policy` overrides any field. */
+/** Auto-restart defaults (docs/decisions.md §14); a block's `restart_policy` overrides any field. */
 export const RestartPolicyConfig = Type.Object({
   enabled: Type.Boolean({
     default: true,

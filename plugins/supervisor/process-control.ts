@@ -77,7 +77,7 @@ export class ProcessControl {
 /**
  * A failed start as an error: 400 for an invalid block; 409 for everything else, because a
  * process that exits during its start check, a command that cannot be spawned or a dependency
- * that never became ready are outcomes of the stack, not faults of the host (DECISIONS #28).
+ * that never became ready are outcomes of the stack, not faults of the host (docs/decisions.md §28).
  */
 export function throwIfFailed(outcome: StartOutcome): void {
   const { failure } = outcome;

@@ -1,6 +1,6 @@
 /**
- * What the process routes show of an entry (pure): the SPEC list-entry fields, the block with
- * secrets redacted exactly as GET /config shows them (DECISIONS #16: the values of API keys,
+ * What the process routes show of an entry (pure): the list-entry fields of the API, the block with
+ * secrets redacted exactly as GET /config shows them (docs/decisions.md §16: the values of API keys,
  * tokens, passwords, secrets, webhooks and headers become "[REDACTED]", URL credentials `***`),
  * version and repository URLs, and the live state.
  */

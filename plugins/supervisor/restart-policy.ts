@@ -1,5 +1,5 @@
 /**
- * Auto-restart decisions (DECISIONS #14), pure: exponential backoff capped at `max_sec`, reset
+ * Auto-restart decisions (docs/decisions.md §14), pure: exponential backoff capped at `max_sec`, reset
  * once a run stayed up `reset_after_sec`, and at most `max_restarts` automatic restarts within
  * a sliding `window_seconds`, after which the process is left crashed.
  */

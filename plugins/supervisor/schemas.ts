@@ -1,7 +1,7 @@
 /** Request and response schemas of the process routes and the /ws/status stream. */
 import { JsonObject, StringEnum, Type, type Static } from '../../sdk/index.js';
 
-/** Process status values (DECISIONS #11). */
+/** Process status values (docs/decisions.md §11). */
 export const ProcessStatusSchema = StringEnum(
   ['running', 'stopped', 'starting', 'stopping', 'crashed', 'backoff'] as const,
   {
@@ -124,7 +124,7 @@ export const ServiceStatusQuery = Type.Object({
   ),
 });
 
-/** GET /process/service-status (DECISIONS #11). */
+/** GET /process/service-status (docs/decisions.md §11). */
 export const ServiceStatusBody = Type.Object({
   process_name: Type.String(),
   status: ProcessStatusSchema,

@@ -1,5 +1,5 @@
 /**
- * Scheduled backups per service (dumb-features §2.11): every process block carrying
+ * Scheduled backups per service (docs/original-product.md §3): every process block carrying
  * `symlink_backup_*` settings gets a status; enabled ones run a backup when due (checked every
  * `tickMs`), then prune older backups beyond the retention count. Reschedule rebuilds a
  * service's state from the current configuration.

@@ -1,7 +1,7 @@
 /**
- * A service block's scheduled-backup settings (dumb-features §2.11): any process block that
+ * A service block's scheduled-backup settings (docs/original-product.md §3): any process block that
  * carries a `symlink_backup_*` key takes part. Bad values fall back to the defaults, as in the
- * reference; the interval is in hours (fractions allowed, at least 3.6 s) so tests can be quick.
+ * original; the interval is in hours (fractions allowed, at least 3.6 s) so tests can be quick.
  */
 import { isoTime } from '../../sdk/index.js';
 import type { JsonRecord } from '../../sdk/index.js';

@@ -11,7 +11,7 @@ import {
   type Static,
 } from '../../sdk/index.js';
 
-/** The reference's default symlink trees (dumb-features §2.1). */
+/** The original product's default symlink trees (docs/original-product.md §1). */
 export const REFERENCE_DEFAULT_ROOTS = [
   '/mnt/debrid/decypharr_symlinks',
   '/mnt/debrid/infinidysk-symlinks',

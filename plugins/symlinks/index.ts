@@ -1,7 +1,7 @@
 /**
  * The symlinks plugin: repair (prefix rewrites, root migrations), manifest backup, restore and
- * compare, persisted background jobs, scheduled backups and the manifest pickers (SPEC "Symlink
- * operations", DECISIONS #18–19). Its folder is `<data-dir>/symlink-repair/`. Wiring only.
+ * compare, persisted background jobs, scheduled backups and the manifest pickers
+ * (docs/decisions.md §18–19). Its folder is `<data-dir>/symlink-repair/`. Wiring only.
  */
 import { definePlugin } from '../../sdk/index.js';
 import { BackupScheduler } from './backup-scheduler.js';

@@ -1,5 +1,5 @@
 /**
- * Symlink jobs in SQLite (DECISIONS #19), so `job-status` survives a restart: a job that was
+ * Symlink jobs in SQLite (docs/decisions.md §19), so `job-status` survives a restart: a job that was
  * queued or running when the host stopped is marked `error` at the next start. Timestamps are
  * integer epoch seconds as in the reference; finished jobs older than a day are dropped and at
  * most 500 are kept.
@@ -11,7 +11,7 @@ import type { JobFailure } from './io-failure.js';
 /** The three job operations. */
 export type JobOperation =
   'symlink_repair' | 'symlink_manifest_backup' | 'symlink_manifest_restore';
-/** Job statuses (SPEC). */
+/** Job statuses, as the API reports them. */
 export type JobStatus = 'queued' | 'running' | 'completed' | 'error';
 
 /** A job as the API shows it. */

@@ -13,7 +13,7 @@ import { planRepair, resolveRoots, type RepairRequest } from './repair-plan.js';
 import { runRepair, type RepairResult } from './repair-run.js';
 import { compareManifest, runRestore, type CompareResult, type RestoreResult } from './restore.js';
 
-/** A backup request (SPEC). */
+/** A backup request. */
 export interface BackupRequest {
   readonly backup_path: string;
   readonly roots?: readonly string[];
@@ -21,7 +21,7 @@ export interface BackupRequest {
   readonly process_name?: string;
 }
 
-/** A restore request (SPEC). */
+/** A restore request. */
 export interface RestoreRequest {
   readonly manifest_path: string;
   readonly dry_run: boolean;

@@ -1,5 +1,5 @@
 /**
- * Where manifests may be (DECISIONS #18): SPEC's `/config/symlink-repair/...` paths map to
+ * Where manifests may be (docs/decisions.md §18): the original's `/config/symlink-repair/...` paths map to
  * `<data-dir>/symlink-repair/...`, a relative path is taken under the snapshot folder, and the
  * result must stay within the data dir, a configured manifest dir or a symlink root — checked on
  * the real path of its nearest existing ancestor, so `..`, a symlink out or a NUL cannot escape.
@@ -9,7 +9,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { BadRequestError } from '../../sdk/index.js';
 import { isWithin as inside, realOrNearest } from './confinement.js';
 
-const SPEC_PREFIX = '/config/symlink-repair';
+const ORIGINAL_PREFIX = '/config/symlink-repair';
 
 /** The plugin's places on disk and the rule for client-given manifest paths. */
 export class SymlinkPaths {
@@ -28,11 +28,11 @@ export class SymlinkPaths {
     this.defaultManifest = join(this.snapshotDir, 'latest.json');
   }
 
-  /** SPEC path → this host's path (no checks). */
+  /** An API path (as the original product wrote it) → this host's path (no checks). */
   mapped(raw: string): string {
     const trimmed = raw.trim();
-    if (trimmed === SPEC_PREFIX || trimmed.startsWith(`${SPEC_PREFIX}/`))
-      return resolve(this.storageDir, `.${trimmed.slice(SPEC_PREFIX.length)}`);
+    if (trimmed === ORIGINAL_PREFIX || trimmed.startsWith(`${ORIGINAL_PREFIX}/`))
+      return resolve(this.storageDir, `.${trimmed.slice(ORIGINAL_PREFIX.length)}`);
     return isAbsolute(trimmed) ? resolve(trimmed) : resolve(this.snapshotDir, trimmed);
   }
 

@@ -6,7 +6,7 @@ export interface RewriteRule {
   readonly to_prefix: string;
 }
 
-/** Presets by name (dumb-features §2.1). */
+/** Presets by name (docs/original-product.md §1). */
 export const PRESETS: Readonly<Record<string, readonly RewriteRule[]>> = {
   decypharr_beta_consolidated: [
     {

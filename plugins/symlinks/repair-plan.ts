@@ -16,7 +16,7 @@ export interface RootMigration {
   readonly to_root: string;
 }
 
-/** The repair request (SPEC "Symlink repair request"). */
+/** The repair request (the body of POST /symlinks/repair). */
 export interface RepairRequest {
   readonly dry_run: boolean;
   readonly include_broken: boolean;

@@ -1,5 +1,5 @@
 /**
- * Restore a manifest, and compare (preview) it, with one rule order (dumb-features §2.7–2.8):
+ * Restore a manifest, and compare (preview) it, with one rule order (docs/original-product.md §2):
  * invalid entry → missing target (unless restore_broken) → an existing path: same link
  * unchanged, else kept (unless overwrite_existing), a real directory an error → created. A
  * restore writes each link atomically; a dry run and a compare write nothing.

@@ -1,4 +1,4 @@
-/** Request and response schemas of the symlink routes (SPEC "Symlink operations"). */
+/** Request and response schemas of the symlink routes. */
 import { ErrorBody, Type, type Static } from '../../sdk/index.js';
 
 const Path = Type.String({

@@ -58,7 +58,7 @@ export default definePlugin({
       );
     });
     const unsubscribe = ctx.stack.onChange(() => applyConfig());
-    // DUMB's dashboard edits these settings as `seerr_sync` (DECISIONS #27).
+    // DUMB's dashboard edits these settings as `seerr_sync` (docs/decisions.md §27).
     const removeView = ctx.stack.addView(seerrSyncView);
     ctx.onStart(async () => {
       await service.load();

@@ -1,4 +1,4 @@
-/** Wire shapes of the request-sync routes (SPEC "Request sync"). */
+/** Wire shapes of the request-sync routes. */
 import { Type } from '../../sdk/index.js';
 
 const Counts = Type.Object({ synced: Type.Integer(), failed: Type.Integer() });

@@ -1,4 +1,4 @@
-/** The raw sync state (SPEC "Request sync resources") and its timestamps. */
+/** The raw sync state and its timestamps. */
 export interface SubordinateLink {
   id: number;
   status: number;

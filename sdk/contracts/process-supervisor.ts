@@ -3,7 +3,7 @@ import type { JsonRecord } from '../config.js';
 import { defineEvent } from '../events.js';
 import { createServiceRef } from '../services.js';
 
-/** Process status values (DECISIONS #11). */
+/** Process status values (docs/decisions.md §11). */
 export type ProcessStatus = 'running' | 'stopped' | 'starting' | 'stopping' | 'crashed' | 'backoff';
 
 /** One process of the configuration. */

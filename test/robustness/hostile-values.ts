@@ -5,7 +5,7 @@
 import { deepNesting, rawLeaf, type FuzzValue } from './json-text.js';
 import type { Prng } from './prng.js';
 
-/** How deep "deep nesting" goes (far past any sane limit; DECISIONS #24 names ~64). */
+/** How deep "deep nesting" goes (far past any sane limit; docs/decisions.md §24 names ~64). */
 export const DEEP_NESTING_LEVELS = 3_000;
 /** A string of about 1 MiB that still fits the 1 MiB body limit once quoted. */
 export const HUGE_STRING_LENGTH = 1_000_000;

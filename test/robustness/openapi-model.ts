@@ -93,7 +93,7 @@ export function operationLabel(operation: Operation): string {
 }
 
 /**
- * Routes that must answer without a token while authentication is enabled (DECISIONS #9), by
+ * Routes that must answer without a token while authentication is enabled (docs/decisions.md §9), by
  * their path without the `/api` prefix. Everything else refuses an anonymous caller.
  */
 export function isOpenPath(path: string): boolean {

@@ -63,7 +63,7 @@ export function modelsRoute(store: SettingsStore) {
       const target = targetOf(store, request.body);
       const models = await listModels(target, request.signal);
       const kind = adapterFor(target.provider).kind;
-      // Retired and unsupported models stay listed (SPEC rule 3), marked for the picker.
+      // Retired and unsupported models stay listed marked, so the picker can grey them out.
       return {
         provider: target.provider,
         models: models.map((id) => {

@@ -1,7 +1,7 @@
 /**
- * Authentication mode routes (SPEC "Authentication mode" table): status and setup are open
+ * Authentication mode routes (docs/decisions.md §8): status and setup are open
  * (setup answers 400 once users exist); skip-setup, enable and disable need a token while
- * authentication is enabled, so an anonymous caller can never turn it off (DECISIONS #8/#9).
+ * authentication is enabled, so an anonymous caller can never turn it off (docs/decisions.md §8/§9).
  */
 import { MessageBody, defineRoute } from '../../../sdk/index.js';
 import { AuthStatusBody, Credentials, Errors, SetupResponse } from '../schemas.js';

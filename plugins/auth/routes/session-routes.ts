@@ -1,4 +1,4 @@
-/** Signing in: login, refresh and verify are open (DECISIONS #9); logout needs a token. */
+/** Signing in: login, refresh and verify are open (docs/decisions.md §9); logout needs a token. */
 import { InputError, MessageBody, defineRoute } from '../../../sdk/index.js';
 import {
   Errors,
@@ -54,7 +54,7 @@ export function refreshRoute(runtime: AuthRuntime) {
     tags: AUTH_TAGS,
     summary: 'Exchange a refresh token for a new token pair',
     description:
-      'Rotates (DECISIONS #28): answers a new pair, and the refresh token sent stops working. ' +
+      'Rotates (docs/decisions.md §28): answers a new pair, and the refresh token sent stops working. ' +
       'Sent again within `stackd.auth.refresh_reuse_grace_sec` (10 s) it still gets a pair ' +
       '(tabs refreshing at once); later, the reuse is taken as a stolen token and every token ' +
       'of that sign-in is revoked. 401 for an invalid, expired, used or revoked refresh ' +

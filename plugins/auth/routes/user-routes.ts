@@ -1,6 +1,6 @@
 /**
- * User management (SPEC "User account" table). Needs a token while authentication is enabled;
- * open while it is disabled (DECISIONS #8).
+ * User management (docs/decisions.md §6, §8). Needs a token while authentication is enabled;
+ * open while it is disabled (docs/decisions.md §8).
  */
 import { InputError, MessageBody, reply, defineRoute } from '../../../sdk/index.js';
 import {

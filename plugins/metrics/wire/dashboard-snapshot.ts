@@ -1,6 +1,6 @@
 /**
- * The snapshot as served over HTTP and /ws/metrics. SPEC leaves its format open, so it follows
- * what DUMB's dashboard reads (DECISIONS #27): `timestamp` in epoch seconds, `system.mem`,
+ * The snapshot as served over HTTP and /ws/metrics. The API contract leaves its format open, so it follows (docs/decisions.md §27)
+ * what DUMB's dashboard reads (docs/decisions.md §27): `timestamp` in epoch seconds, `system.mem`,
  * `system.disk`/`inode` (the first filesystem), `net_io`, `network_interfaces`, and the
  * supervised processes as `dumb_managed[]`. stackd's own fields (`system.memory`,
  * `filesystems[].total_bytes`, `network`, `processes` keyed by name, `taken_at`) stay beside them.

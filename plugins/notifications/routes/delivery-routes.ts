@@ -18,7 +18,7 @@ export function testRoute(service: NotificationService) {
     path: '/notifications/test',
     summary: 'Send a test to one destination and wait for the outcome (up to 15 s)',
     description:
-      'Bypasses the global switch, the destination switch, filters and cooldowns (SPEC rule 4). Answers the delivery record. 400 for an unknown destination or one without a URL; 503 while storage is locked.',
+      'Bypasses the global switch, the destination switch, filters and cooldowns, so a user can check a destination. Answers the delivery record. 400 for an unknown destination or one without a URL; 503 while storage is locked.',
     tags: ['notifications'],
     capability: 'notifications',
     schema: {
@@ -35,7 +35,7 @@ export function sendRoute(service: NotificationService) {
     path: '/notifications/send',
     summary: 'Send a message now',
     description:
-      'Bypasses the global switch, filters and cooldowns but not a disabled destination (SPEC rule 5); without destination_ids every enabled destination with a URL. 400 for an unknown severity or no matching destination; 503 while storage is locked.',
+      'Bypasses the global switch, filters and cooldowns but not a disabled destination (a switched-off destination stays off); without destination_ids every enabled destination with a URL. 400 for an unknown severity or no matching destination; 503 while storage is locked.',
     tags: ['notifications'],
     capability: 'notifications',
     schema: {

@@ -1,5 +1,5 @@
 /**
- * Port conflicts before a launch (reference §2.15): a block's `port` that another enabled block
+ * Port conflicts before a launch (docs/original-product.md §6): a block's `port` that another enabled block
  * already claims, or that something on 127.0.0.1 already listens on, moves to the next port
  * that is neither. The caller saves the new port.
  */

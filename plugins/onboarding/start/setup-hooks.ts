@@ -1,5 +1,5 @@
 /**
- * Setup hooks (SPEC rule 6): before a launch, every hook registered for the block's config key
+ * Setup hooks: before a launch, every hook registered for the block's config key
  * gets a copy of the block; what they change is validated and saved, then the launch reads it.
  */
 import {

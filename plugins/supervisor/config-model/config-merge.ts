@@ -1,4 +1,4 @@
-/** Merging an update into the configuration (reference §4.2). */
+/** Merging an update into the configuration (docs/original-product.md §5). */
 import { isJsonRecord } from '../../../sdk/index.js';
 import type { JsonRecord } from '../../../sdk/index.js';
 

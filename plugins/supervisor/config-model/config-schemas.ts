@@ -1,4 +1,4 @@
-/** Wire schemas of the configuration routes (SPEC "Configuration", "Earlier-generation routes"). */
+/** Wire schemas of the configuration routes (current and deprecated, docs/decisions.md §5). */
 import { JsonObject, StringEnum, Type, type Static } from '../../../sdk/index.js';
 
 const ProcessName = Type.String({

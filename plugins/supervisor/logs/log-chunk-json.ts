@@ -1,7 +1,7 @@
 /**
  * The JSON of a GET /logs answer, as body parts.
  *
- * The answer carries the text twice (`chunk`, and `log` for older clients: SPEC "Log chunk"),
+ * The answer carries the text twice (`chunk`, and `log` for older clients that read that name),
  * 265 KB for the default 128 KiB tail. `JSON.stringify` of the whole object, and uWS's UTF-8
  * copy of that string, each made a string or buffer over V8's 128 KiB large-object limit: fresh
  * memory whose page faults dominated the request. Here each line-aligned piece is escaped once,

@@ -1,5 +1,5 @@
 /**
- * The GET /logs cursor protocol (DECISIONS #15, reference §2.17): read only the bytes a client
+ * The GET /logs cursor protocol (docs/decisions.md §15, docs/original-product.md §4): read only the bytes a client
  * still needs from a log file, as complete lines, redacted after decoding.
  *
  * One `fstat` snapshot per read: bytes appended after it wait for the next request. Only the
@@ -41,7 +41,7 @@ export interface LogChunk {
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Where reading starts, and whether the client starts over. Pure: the reference's decision table. */
+/** Where reading starts, and whether the client starts over. Pure: the original's decision table. */
 export function planLogRead(
   size: number,
   request: LogChunkRequest,

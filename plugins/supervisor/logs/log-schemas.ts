@@ -1,4 +1,4 @@
-/** Wire schemas of GET /logs and /ws/logs (SPEC "Logs", "Log chunk"; reference §2.17). */
+/** Wire schemas of GET /logs and /ws/logs (docs/original-product.md §4). */
 import { Type, type Static } from '../../../sdk/index.js';
 
 /**
@@ -61,7 +61,7 @@ export const LogsQuery = Type.Object({
 /** Type of {@link LogsQuery}. */
 export type LogsQuery = Static<typeof LogsQuery>;
 
-/** The log chunk (SPEC "Log chunk"), plus the reference's size and file_id. */
+/** The log chunk, with the original's size and file_id (docs/original-product.md §4). */
 export const LogChunkBody = Type.Object(
   {
     process_name: Type.String(),

@@ -1,5 +1,5 @@
 /**
- * The earlier-generation log read (`GET /logs?name=&lines=&level=`, DECISIONS #5): the last N
+ * The earlier-generation log read (`GET /logs?name=&lines=&level=`, docs/decisions.md §5): the last N
  * complete lines of a file, optionally only those containing a level word. Reads backwards in
  * growing windows, bounded by `maxScanBytes`, never the whole of a large file.
  */

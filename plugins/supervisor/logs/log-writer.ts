@@ -153,7 +153,7 @@ export class ProcessLogWriter {
 
   private open(): number {
     mkdirSync(dirname(this.options.file), { recursive: true, mode: 0o700 });
-    // Logs may carry what redaction missed: readable by the owner only (DECISIONS #26).
+    // Logs may carry what redaction missed: readable by the owner only (docs/decisions.md §26).
     const descriptor = openSync(this.options.file, 'a', 0o600);
     fchmodSync(descriptor, 0o600); // a file from an earlier version may be wider
     this.descriptor = descriptor;

@@ -81,7 +81,7 @@ export function serviceStatusRoute(supervisor: Supervisor) {
     method: 'GET',
     path: '/process/service-status',
     summary: 'Live status of one process',
-    description: 'Unknown process → 404 (DECISIONS #12; the reference answered "stopped").',
+    description: 'Unknown process → 404 (docs/decisions.md §12; the reference answered "stopped").',
     tags: ['process'],
     schema: { query: ServiceStatusQuery, response: { 200: ServiceStatusBody, 404: ErrorBody } },
     handler: ({ query }) => {

@@ -1,7 +1,7 @@
 /**
  * GET /process/update-notices: the DUMB dashboard asks on every page for updates of the project
  * and its services. stackd does not update itself or its services, so the answer is always
- * "none" in the shape the dashboard reads (DECISIONS #27), never an error.
+ * "none" in the shape the dashboard reads (docs/decisions.md §27), never an error.
  */
 import { Type, defineRoute } from '../../../sdk/index.js';
 

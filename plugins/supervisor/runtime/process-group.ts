@@ -1,5 +1,5 @@
 /**
- * Signals to a whole process group (DECISIONS #13): every child is launched as the leader of its
+ * Signals to a whole process group (docs/decisions.md §13): every child is launched as the leader of its
  * own group, so its grandchildren are reached too. Stop = the graceful signal to the group, wait
  * for the leader and the group to be gone, then SIGKILL the group.
  */

@@ -46,7 +46,7 @@ export class ProcessRunner {
   private limitWatch: RunningLimitWatch | null = null;
   /** Set by a stop: an exit of this process is expected, not a crash. */
   private expectedExit: LaunchedProcess | undefined;
-  /** False after a manual stop, until the next manual start (DECISIONS #14). */
+  /** False after a manual stop, until the next manual start (docs/decisions.md §14). */
   private autoRestartAllowed = true;
   private hostStopping = false;
   private launches = 0;

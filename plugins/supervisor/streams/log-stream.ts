@@ -2,7 +2,7 @@
  * /ws/logs: one frame per read batch of a process, every process or the one named by
  * `?process_name=` (any accepted spelling, resolved once at connect); drop-oldest on overflow.
  * Frames are text lines in DUMB's format by default (the dashboard drops anything else,
- * DECISIONS #27), or JSON objects with `?format=json`.
+ * docs/decisions.md §27), or JSON objects with `?format=json`.
  */
 import { isoTime } from '../../../sdk/index.js';
 import { dumbLogLine } from './dumb-log-line.js';

@@ -23,7 +23,7 @@ export function syncRoutes(
   outbound: OutboundClient,
   log: (message: string) => void,
 ) {
-  // Each path family turns on the flag its clients check: SPEC's, and the dashboard's.
+  // Each path family turns on the flag its clients check: the API contract's, and the dashboard's (docs/decisions.md §27).
   const capability = prefix === '/api/request-sync' ? 'request_sync' : 'seerr_sync';
   return {
     status: defineRoute({

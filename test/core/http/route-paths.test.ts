@@ -1,7 +1,7 @@
 import test from 'ava';
 import { servedPaths, toOpenApiPath, patternMatcher } from '../../../core/http/route-paths.js';
 
-test('SPEC paths gain /api; /api paths are also served without it (DECISIONS #1)', (t) => {
+test('own paths gain /api; /api paths are also served without it (docs/decisions.md §1)', (t) => {
   t.deepEqual(servedPaths('/process/processes'), [
     '/process/processes',
     '/process/processes/',

@@ -78,7 +78,7 @@ test.serial('profiles: create (active), key write-only and encrypted at rest 060
   t.false(readFileSync(file, 'utf8').includes(SECRET_KEY));
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(statSync(join(host.dataDir, 'ai-diagnostics', 'secret.key')).mode & 0o777, 0o600);
-  // DECISIONS #18: the ledger's documented place.
+  // docs/decisions.md §18: the ledger's documented place.
   t.true(existsSync(join(host.dataDir, 'ai-diagnostics', 'events.sqlite')));
   const again = await api('/ai/profiles', {
     name: 'chat',

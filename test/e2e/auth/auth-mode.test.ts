@@ -1,5 +1,5 @@
 /**
- * SPEC "Authentication mode" table, row by row, against the real host. One host walks the states
+ * The authentication mode rules (docs/decisions.md §8), row by row, against the real host. One host walks the states
  * in order (fresh → skipped → enabled → disabled → enabled …), so the tests are serial.
  */
 import test from 'ava';

@@ -1,4 +1,4 @@
-/** The `stackd.auth` config slice: defaults give SPEC's lifetimes; a bad value stops the boot. */
+/** The `stackd.auth` config slice: defaults give the contract's lifetimes; a bad value stops the boot. */
 import test from 'ava';
 import { decodeJwt } from 'jose';
 import { client, startAuthHost } from './auth-host.js';

@@ -110,7 +110,7 @@ test('WebSocket: a disabled user’s token is refused with 1008', async (t) => {
   t.is(closed.code, 1008);
 });
 
-test('open routes of DECISIONS #9 answer without a token while auth is enabled', async (t) => {
+test('open routes of docs/decisions.md §9 answer without a token while auth is enabled', async (t) => {
   expectStatus(t, await api.get('/health'), 200);
   expectStatus(t, await api.get('/openapi.json'), 200);
   expectStatus(t, await api.get('/docs'), 200);

@@ -1,5 +1,5 @@
 /**
- * Auth hardening against the real host: client addresses behind trusted proxies (DECISIONS #25),
+ * Auth hardening against the real host: client addresses behind trusted proxies (docs/decisions.md §25),
  * refresh rotation and logout (#28).
  */
 import test from 'ava';

@@ -1,4 +1,4 @@
-/** Login throttling (DECISIONS #10) against the real host: 429 with Retry-After. */
+/** Login throttling (docs/decisions.md §10) against the real host: 429 with Retry-After. */
 import test from 'ava';
 import { eventually } from '../../helpers/eventually.js';
 import type { RunningHostProcess } from '../../helpers/start-host.js';

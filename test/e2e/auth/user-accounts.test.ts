@@ -1,5 +1,5 @@
 /**
- * SPEC "User account" table and the auth rows of SPEC's error table (400, 401, 403, 404, 422)
+ * The user account rules (docs/decisions.md §6, §8) and the auth rows of the error table (§2) (400, 401, 403, 404, 422)
  * against the real host.
  */
 import test from 'ava';

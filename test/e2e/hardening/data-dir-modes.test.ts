@@ -1,5 +1,5 @@
 /**
- * DECISIONS #26: the data dir and everything the host creates in it are private (directories
+ * docs/decisions.md §26: the data dir and everything the host creates in it are private (directories
  * 0700, files 0600), including a data dir and files left wider by an earlier version.
  */
 import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * SPEC rule 6: a locked notification database (another writer holds its lock) leaves the plugin
+ * A locked notification database (another writer holds its lock) leaves the plugin
  * running: queue and history routes answer 503, config and events stay available, and it
  * recovers by itself once the lock is gone.
  */

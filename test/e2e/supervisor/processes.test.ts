@@ -3,7 +3,7 @@ import { request } from '../../helpers/http.js';
 import { eventually } from '../../helpers/eventually.js';
 import { fixtureBlock, program, startSupervisor } from './support.js';
 
-test('the process list and detail carry every SPEC field; the API itself is running', async (t) => {
+test('the process list and detail carry every contract field; the API itself is running', async (t) => {
   const host = await startSupervisor({
     web: fixtureBlock('Web', program('long-running'), [], {
       release_version: 'v2.1.0',

@@ -8,7 +8,7 @@ import { startHost } from '../../helpers/start-host.js';
 import { builtinPlugin } from '../../helpers/fixture-paths.js';
 import { linkTree, startSymlinkHost } from './support.js';
 
-test('backup, compare, restore: the SPEC /config path maps to the data dir', async (t) => {
+test("backup, compare, restore: the original product's /config path maps to the data dir", async (t) => {
   const tree = linkTree();
   const host = await startSymlinkHost([tree.links]);
   t.teardown(() => host.stop());

@@ -1,4 +1,4 @@
-/** SPEC's "Authentication mode" and "User account" rules on the real store. */
+/** The authentication mode and user account rules (docs/decisions.md §6, §8) on the real store. */
 import test, { type ExecutionContext } from 'ava';
 import { HttpError } from '../../../sdk/index.js';
 import { AuthStateStore } from '../../../plugins/auth/auth-state.js';

@@ -1,5 +1,5 @@
 /**
- * The reference's worked examples (reference §3.8), restated with our own configurations, plus
+ * The original product's worked examples of the graph (docs/original-product.md §7), restated with our own configurations, plus
  * scope, edge direction, rows and lookups.
  */
 import test from 'ava';

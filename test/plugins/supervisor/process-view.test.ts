@@ -20,7 +20,7 @@ const stopped = (name: string): ProcessState => ({
   reason: null,
 });
 
-test('a list entry carries every SPEC field, with secrets redacted', (t) => {
+test('a list entry carries every contract field, with secrets redacted', (t) => {
   const [entry] = listProcessEntries({
     riven: {
       enabled: true,

@@ -40,6 +40,8 @@ export async function run(): Promise<void> {
     process.stdout.write(`${version}\n`);
     return;
   }
+  // A host that cannot serve HTTP creates nothing, not even its data dir.
+  exitUnlessUwsLoads();
   try {
     // Checked before the host exists, so a bad path is one line and not a boot log.
     prepareDataDir(resolve(options.dataDir));
@@ -50,7 +52,6 @@ export async function run(): Promise<void> {
     process.stderr.write(`stackd: ${error.message}\n`);
     process.exit(1);
   }
-  exitUnlessUwsLoads();
   // Loaded only now: compiling the host takes most of a second, and a bad path or --help needs
   // none of it.
   const [{ HostRuntime }, { systemRoutes }] = await Promise.all([

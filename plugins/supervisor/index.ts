@@ -218,6 +218,7 @@ export default definePlugin({
       // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
       await launches.open();
       // Leftover cgroups after the graceful reaping of recorded launches (create() awaits this).
+      launches.onReleased = (ids) => cgroups.dropLeftovers(ids);
       // The cgroups of launches spared for adoption are kept with their processes.
       void launches
         .ready()

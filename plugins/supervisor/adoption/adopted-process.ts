@@ -5,6 +5,7 @@
  * reported as exit code 0 with no signal. Its output is followed through the FIFOs it was
  * launched with, from where the previous host stopped reading.
  */
+import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ExitInfo, LaunchedProcess, OutputSink } from '../runtime/launch.js';
 import { OutputTail } from '../runtime/output-tail.js';
 import { isDead } from '../runtime/proc-table.js';
@@ -22,6 +23,7 @@ export function adoptedProcess(
   group: RecordedGroup,
   fifoDir: string,
   sink: OutputSink | null,
+  cgroup: LaunchCgroup | null = null,
   reader: ProcReader = procReader,
 ): LaunchedProcess {
   const tail = new OutputTail();
@@ -56,8 +58,7 @@ export function adoptedProcess(
   return {
     pid: group.pid,
     marker: group.marker,
-    // Its cgroup, if any, stays on disk (kept at start); a stop reaches the tree by group and marker.
-    cgroup: null,
+    cgroup,
     startedAt: group.adoption?.started_at ?? Date.now(),
     exited,
     hasExited: () => exitedAt !== undefined,

@@ -5,7 +5,7 @@
  * so hosts on other data dirs never touch each other's cgroups.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../sdk/index.js';
 import { detectCgroups, type CgroupLayout } from './cgroup-detect.js';
@@ -108,11 +108,26 @@ export class CgroupManager {
       );
   }
 
+  /** Kill and remove the leftover cgroups of these launch ids (verified, then not adopted). */
+  async dropLeftovers(launchIds: readonly string[]): Promise<void> {
+    if (launchIds.length === 0) return;
+    await this.open();
+    await this.cleanLeftovers((name) => !launchIds.some((id) => name.endsWith(`-${id}`)));
+  }
+
+  /** The cgroup a previous host made for a launch (adopted now), or null when there is none. */
+  async existing(processName: string, launchId: string): Promise<LaunchCgroup | null> {
+    await this.open();
+    const cgroup = launchCgroupOf(this.layout, launchCgroupName(processName, launchId));
+    const first = cgroup?.dirs[0];
+    if (cgroup === null || first === undefined) return null;
+    return (await stat(first).catch(() => null))?.isDirectory() === true ? cgroup : null;
+  }
+
   /** Create the cgroup of a new launch; null without cgroups or when creating it failed. */
   async create(processName: string, launchId: string): Promise<LaunchCgroup | null> {
     await this.open();
-    const name = `${processName.replace(/[^\w.-]/g, '_').slice(0, 60)}-${launchId}`;
-    const cgroup = launchCgroupOf(this.layout, name);
+    const cgroup = launchCgroupOf(this.layout, launchCgroupName(processName, launchId));
     if (cgroup === null) return null;
     try {
       await Promise.all(this.bases().map((base) => mkdir(base, { recursive: true })));
@@ -146,4 +161,9 @@ export class CgroupManager {
       await rmdir(base).catch(() => undefined);
     }
   }
+}
+
+/** A launch's cgroup directory name: the process name made safe, then the launch id. */
+function launchCgroupName(processName: string, launchId: string): string {
+  return `${processName.replace(/[^\w.-]/g, '_').slice(0, 60)}-${launchId}`;
 }

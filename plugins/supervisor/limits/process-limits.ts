@@ -55,6 +55,13 @@ export class ProcessLimits implements LaunchCgroups {
     return cgroup;
   }
 
+  /** The cgroup of an adopted launch, made by a previous host (null: none). */
+  async existing(processName: string, launchId: string): Promise<LaunchCgroup | null> {
+    const cgroup = await this.options.cgroups.existing(processName, launchId);
+    this.live.set(processName, cgroup);
+    return cgroup;
+  }
+
   private async apply(
     processName: string,
     cgroup: LaunchCgroup | null,

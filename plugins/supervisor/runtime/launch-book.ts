@@ -87,6 +87,8 @@ export class LaunchBook {
    * cgroups are not leftovers either.
    */
   readonly sparedLaunchIds = new Set<string>();
+  /** Told of the launch ids it released (their cgroups go too). */
+  onReleased: (launchIds: string[]) => Promise<void> = () => Promise.resolve();
 
   /** The verified launch of a previous host for `processName`, taken out (adopt it or end it). */
   claim(processName: string): RecordedGroup | undefined {
@@ -109,6 +111,9 @@ export class LaunchBook {
     for (const [pid, marker] of marked) if (markers.has(marker)) pids.add(pid);
     await terminateProcesses([...pids], 'SIGTERM', LEFTOVER_GRACE_MS);
     await Promise.all(left.map((group) => this.forget(group.pid)));
+    const ids = left.map((group) => group.marker.slice(group.marker.lastIndexOf(':') + 1));
+    for (const id of ids) this.sparedLaunchIds.delete(id);
+    await this.onReleased(ids);
     return left.map((group) => group.process_name);
   }
 

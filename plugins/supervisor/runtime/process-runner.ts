@@ -78,10 +78,14 @@ export class ProcessRunner {
    * configuration changed while no host ran, it is restarted, saying why.
    */
   adopt(group: RecordedGroup, stamp: AdoptionStamp): Promise<void> {
-    return this.queue.run(() => {
+    return this.queue.run(async () => {
       const spec = this.deps.resolveSpec();
       const fifoDir = this.deps.launches.fifoDir() ?? '';
-      const process = adoptedProcess(group, fifoDir, this.deps.openOutput(spec));
+      // Its cgroup stays its own: a stop still reaches every descendant that left the group.
+      const cgroup =
+        (await this.deps.cgroups?.existing?.(this.deps.processName, launchIdOf(group.marker))) ??
+        null;
+      const process = adoptedProcess(group, fifoDir, this.deps.openOutput(spec), cgroup);
       this.launched = { process, spec };
       this.adoption = stamp;
       this.launches = 1;

@@ -43,6 +43,8 @@ export interface RunnerDeps {
 export interface LaunchCgroups {
   /** The cgroup of a new launch with `limits` written into it, or null when it cannot have one. */
   create(processName: string, launchId: string, limits?: LimitSpec): Promise<LaunchCgroup | null>;
+  /** The cgroup a previous host made for an adopted launch, or null. */
+  existing?(processName: string, launchId: string): Promise<LaunchCgroup | null>;
   /** Watch a running launch against its limits (null: nothing to watch). */
   watch?(
     processName: string,

@@ -58,13 +58,21 @@ test('cpu_max 0.5 holds a CPU burner to half a core; a live cpu_max change appli
 test('pids_max stops a bounded fork bomb inside its own cgroup', async (t) => {
   const dataDir = tempDir('stackd-cg-pids-');
   const seconds = uniqueSeconds();
+  // bash, not sh: dash exits on its first refused fork, bash reports it and goes on forking.
   const bomb = `i=0; while [ $i -lt 100 ]; do sleep ${seconds} & i=$((i+1)); done; exec sleep ${seconds}0`;
   const host = await startSupervisor(
-    { bomb: { enabled: true, process_name: 'Bomb', command: ['sh', '-c', bomb], pids_max: 10 } },
+    { bomb: { enabled: true, process_name: 'Bomb', command: ['bash', '-c', bomb], pids_max: 10 } },
     { host: { dataDir } },
   );
   t.teardown(() => host.stop());
-  await eventually(async () => (await serviceStatus(host, 'Bomb')).status === 'running');
+  let last: unknown;
+  await eventually(async () => {
+    last = await serviceStatus(host, 'Bomb');
+    return (last as { status: string }).status === 'running';
+  }).catch((error: unknown) => {
+    t.log('last status', last);
+    throw error;
+  });
   const pids = launchDir(dataDir, 'pids');
   t.is(read(pids, 'pids.max'), '10');
   t.true(Number(read(pids, 'pids.current')) <= 10);

@@ -39,6 +39,11 @@ CREATE TABLE IF NOT EXISTS journal_meta (key TEXT PRIMARY KEY, value INTEGER NOT
 const PRUNE_EVERY_MS = 10_000;
 
 /** The durable event journal. */
+/** A failed batch is tried again after this long. */
+const RETRY_MS = 1_000;
+/** Events kept in memory while writes fail; the oldest go first past this. */
+const RETRY_LIMIT = 10_000;
+
 export class JournalStore {
   private readonly db: Database;
   private pending: Pending[] = [];
@@ -128,6 +133,10 @@ export class JournalStore {
     } catch (error) {
       this.writeFailure = error instanceof Error ? error.message : String(error);
       this.onError(error);
+      // Nothing was sent of this batch: keep it (bounded) and try again, so a full disk that
+      // frees up loses no event and /health turns healthy without waiting for a new one.
+      this.pending = [...batch, ...this.pending].slice(-RETRY_LIMIT);
+      if (!this.closed) this.timer ??= setTimeout(() => this.flush(), RETRY_MS);
       return;
     }
     this.writeFailure = null;

@@ -62,6 +62,12 @@ export const RELOAD_FREE_FIELDS: ReadonlySet<string> = new Set([
   'wait_for_dir',
   'wait_for_mounts',
   'restart_dependents',
+  // Limits are written into the running cgroup (the watch path takes them at the next start).
+  'memory_max',
+  'memory_high',
+  'cpu_max',
+  'pids_max',
+  'on_limit',
 ]);
 
 function changedFields(before: JsonRecord, after: JsonRecord): string[] {

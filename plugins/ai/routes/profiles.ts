@@ -11,7 +11,8 @@ export function saveProfileRoute(store: SettingsStore) {
     summary: 'Create or update a provider profile and make it active',
     tags: ['ai'],
     capability: 'ai_provider_profiles',
-    schema: { body: ProfileBody, response: PublicSettings },
+    // 404: an update naming a profile id that is not saved.
+    schema: { body: ProfileBody, response: { 200: PublicSettings, 404: ErrorBody } },
     handler: (request) => {
       if (request.body.base_url !== undefined && request.body.base_url !== '')
         checkProviderUrl(request.body.base_url, 'base_url');

@@ -2,24 +2,12 @@
 /**
  * The `stackd` command. With a client subcommand (`stackd status`, `stackd logs -f`, …) it is a
  * client of a running host and loads only the client code; otherwise it runs the host exactly
- * as `dist/host/main.js` does. This file stays tiny and imports nothing statically, so
+ * as `dist/host/main.js` does. This file stays tiny and imports only the leaf list of subcommand names, so
  * `stackd status` pays neither the host's ~560 modules nor uWebSockets.js.
  */
-const CLIENT_COMMANDS = new Set([
-  'status',
-  'start',
-  'stop',
-  'restart',
-  'logs',
-  'config',
-  'graph',
-  'login',
-  'logout',
-  'users',
-  'completion',
-  'help',
-  '__complete',
-]);
+import { CLIENT_COMMANDS } from './command-names.js';
+
+const CLIENT_COMMAND_SET = new Set<string>([...CLIENT_COMMANDS, 'help', '__complete']);
 // Host options that take a value: their value is not a subcommand (`stackd --config x status`).
 const HOST_VALUE_OPTIONS = new Set(['--config', '--data-dir', '--host', '--port', '--plugins']);
 const CLIENT_VALUE_OPTIONS = new Set(['--url', '--token']);
@@ -36,7 +24,7 @@ function firstCommand(argv: readonly string[]): string | undefined {
 }
 
 const command = firstCommand(process.argv.slice(2));
-if (command !== undefined && CLIENT_COMMANDS.has(command)) {
+if (command !== undefined && CLIENT_COMMAND_SET.has(command)) {
   // Node 22+ keeps compiled client modules on disk between runs (absent on Node 20: a no-op).
   const { default: nodeModule } = await import('node:module');
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();

@@ -6,21 +6,9 @@
 import type { ClientContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { listProcesses } from '../processes.js';
+import { CLIENT_COMMANDS, NAME_COMMANDS } from '../command-names.js';
 
-const COMMANDS = [
-  'status',
-  'start',
-  'stop',
-  'restart',
-  'logs',
-  'config',
-  'graph',
-  'login',
-  'logout',
-  'users',
-  'completion',
-];
-const NAME_COMMANDS = ['status', 'start', 'stop', 'restart', 'logs'];
+const COMMANDS = CLIENT_COMMANDS;
 
 const BASH = `# stackd completion for bash: source <(stackd completion bash)
 _stackd() {

@@ -3,6 +3,8 @@ import { Value } from '@sinclair/typebox/value';
 import test from 'ava';
 import { join } from 'node:path';
 import { ProcessListBody } from '../../plugins/supervisor/schemas.js';
+import { eventually } from '../helpers/eventually.js';
+import { request } from '../helpers/http.js';
 import { freePort } from '../helpers/ports.js';
 import { startHost, tempDir, type RunningHostProcess } from '../helpers/start-host.js';
 import { clientEnv, counterBlock, runClient } from './run-client.js';
@@ -35,6 +37,14 @@ test.before(async () => {
     },
   });
   env = clientEnv(host.url);
+  // The table tests read Counter as running: wait out its start check first.
+  const url = host.url;
+  await eventually(
+    async () =>
+      (await request(url, '/process/service-status?process_name=Counter')).body.status ===
+      'running',
+    { what: 'Counter running' },
+  );
 });
 
 test.after.always(async () => {

@@ -47,6 +47,8 @@ export class ConfigApplier {
 
   private async run(plan: ChangePlan): Promise<void> {
     const reasons = new Map(plan.processes.map((entry) => [entry.process_name, entry.reason]));
+    for (const warning of plan.warnings)
+      this.logger.warn(`config change: ${warning.process_name} ${warning.detail}`);
     for (const step of plan.order) {
       const why = reasons.get(step.process_name) ?? '';
       this.logger.info(`config change: ${step.action} ${step.process_name} (${why})`);

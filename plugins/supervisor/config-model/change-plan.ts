@@ -14,6 +14,7 @@ import {
   type JsonRecord,
   type ProcessEntry,
 } from '../../../sdk/index.js';
+import { staleWaits, type ChangeWarning } from './stale-waits.js';
 
 /** What happens to one process. */
 export type ProcessAction = 'restart' | 'start' | 'stop' | 'reload_free' | 'nothing';
@@ -36,6 +37,8 @@ export interface ChangePlan {
   readonly processes: readonly ProcessPlan[];
   /** Steps that change a running process, in the order they run. */
   readonly order: readonly { readonly process_name: string; readonly action: ProcessAction }[];
+  /** Valid but likely to break something (a wait left on a port the change abandons). */
+  readonly warnings: readonly ChangeWarning[];
 }
 
 /** What the planner needs to know about the running stack. */
@@ -209,5 +212,10 @@ export function planChange(
       action: plans.get(process_name)?.action ?? ('nothing' as const),
     })),
   ];
-  return { diff: diffDocuments(previous, next), processes: [...plans.values()], order };
+  return {
+    diff: diffDocuments(previous, next),
+    processes: [...plans.values()],
+    order,
+    warnings: staleWaits(previous, next),
+  };
 }

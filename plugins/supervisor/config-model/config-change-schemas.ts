@@ -35,6 +35,16 @@ export const ProcessEffect = Type.Object({
   }),
 });
 
+/** A valid change that is likely to break something. */
+export const ChangeWarning = Type.Object(
+  {
+    process_name: Type.String({ description: 'The process that would be affected.' }),
+    field: Type.String({ description: 'Dotted path of the field to look at.' }),
+    detail: Type.String(),
+  },
+  { title: 'ConfigChangeWarning' },
+);
+
 const PLAN_EXAMPLE = {
   generation: 1764166000012,
   diff: [
@@ -68,6 +78,16 @@ const PLAN_EXAMPLE = {
     { process_name: 'Web', action: 'restart' },
     { process_name: 'Sonarr', action: 'restart' },
   ],
+  warnings: [
+    {
+      process_name: 'Sonarr',
+      field: 'sonarr.wait_for_url',
+      detail:
+        'waits for http://127.0.0.1:8080/health, the old port of Web (now 8081); nothing ' +
+        'listens there after this change, so its next start waits until its wait times out — ' +
+        'change wait_for_url too',
+    },
+  ],
 };
 
 /** A change's plan: the field diff, per-process effects and their order. */
@@ -78,6 +98,11 @@ export const ChangePreview = Type.Object(
     processes: Type.Array(ProcessEffect),
     order: Type.Array(Type.Object({ process_name: Type.String(), action: Action }), {
       description: 'The steps that change running processes, in the order they run.',
+    }),
+    warnings: Type.Array(ChangeWarning, {
+      description:
+        'Valid, but likely to break something: e.g. a process whose wait_for_url or ' +
+        'wait_for_tcp still names the port another process moves off.',
     }),
   },
   { title: 'ConfigChangePreview', examples: [PLAN_EXAMPLE] },

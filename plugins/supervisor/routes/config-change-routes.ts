@@ -46,6 +46,7 @@ function previewOf(
     diff: [...plan.diff],
     processes: plan.processes.map((effect) => ({ ...effect, fields: [...effect.fields] })),
     order: [...plan.order],
+    warnings: [...plan.warnings],
   };
 }
 
@@ -163,6 +164,7 @@ export function rollbackRoute(ctx: ConfigChangeContext) {
         diff: [],
         processes: [],
         order: [],
+        warnings: [],
       };
       return {
         status: 'ok' as const,

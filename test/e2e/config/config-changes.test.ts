@@ -178,6 +178,59 @@ test('the preview of each kind of change is what POST /config then does', async 
   }
 });
 
+test('a port change fans out to both dependents in order; a wait left behind is warned about', async (t) => {
+  const { port, config } = await stack();
+  const host = await startHost({ plugins: PLUGINS, config, bootTimeoutMs: 60_000 });
+  try {
+    const all = ['Web', 'Sonarr', 'Radarr'];
+    const moved = await freePort();
+    // Forgetting the dependents: valid, but the preview names both waits still on the old port.
+    const forgetful = await request<Json>(host.url, '/config/preview', {
+      body: { process_name: 'Web', updates: { port: moved, command: server(moved) } },
+    });
+    t.is(forgetful.status, 200, forgetful.text);
+    t.deepEqual(
+      (forgetful.body.warnings as Json[]).map((warning) => [warning.process_name, warning.field]),
+      [
+        ['Sonarr', 'sonarr.wait_for_url'],
+        ['Radarr', 'radarr.wait_for_url'],
+      ],
+    );
+    // The realistic edit: Web moves and both waits follow it, in one change.
+    const wait = [`http://127.0.0.1:${moved}/`];
+    const preview = await previewThenApply(
+      t,
+      host.url,
+      {
+        updates: {
+          web: { port: moved, command: server(moved) },
+          sonarr: { wait_for_url: wait },
+          radarr: { wait_for_url: wait },
+        },
+      },
+      all,
+    );
+    t.deepEqual(preview.warnings, []);
+    t.deepEqual(preview.order, [
+      { process_name: 'Web', action: 'restart' },
+      { process_name: 'Sonarr', action: 'restart' },
+      { process_name: 'Radarr', action: 'restart' },
+    ]);
+    const sonarr = (preview.processes as Json[]).find((entry) => entry.process_name === 'Sonarr');
+    t.is(sonarr?.because_of, 'Web');
+    t.deepEqual(sonarr?.fields, ['wait_for_url']);
+    t.true(
+      (preview.diff as Json[]).some(
+        (change) => change.path === 'web.port' && change.old === port && change.new === moved,
+      ),
+    );
+    // The dependents came up again behind the new port (their waits passed).
+    await allRunning(host.url, all);
+  } finally {
+    await host.stop();
+  }
+});
+
 test('two writers with one ETag: one wins, the other gets 412 and the file holds the winner', async (t) => {
   const { config } = await stack();
   const host = await startHost({

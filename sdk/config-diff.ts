@@ -5,6 +5,22 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isJsonRecord, type ConfigFieldChange } from './config.js';
 import { isSecretPath, redactConfig } from './redaction.js';
+import { StringEnum, Type } from './schema.js';
+
+/** Wire schema of one {@link ConfigFieldChange} (previews, history, service-config dry runs). */
+export const ConfigFieldChangeSchema = Type.Object(
+  {
+    path: Type.String({ description: 'Dotted path from the document root.' }),
+    old: Type.Optional(Type.Unknown({ description: 'Absent when the field is new.' })),
+    new: Type.Optional(Type.Unknown({ description: 'Absent when the field is removed.' })),
+    secret: Type.Optional(
+      StringEnum(['changed', 'unchanged'] as const, {
+        description: 'Set for secrets: their values are never shown.',
+      }),
+    ),
+  },
+  { title: 'ConfigFieldChange' },
+);
 
 /** A field path as people read it: keys joined by dots. */
 export function dottedPath(path: readonly string[]): string {

@@ -24,7 +24,7 @@ import {
   resetOnboardingRoute,
   startCoreServiceRoute,
 } from './routes/onboarding-routes.js';
-import { serviceConfigRoute } from './routes/service-config-route.js';
+import { serviceConfigPreviewRoute, serviceConfigRoute } from './routes/service-config-route.js';
 import {
   serviceUiListRoute,
   serviceUiProxy,
@@ -77,14 +77,14 @@ export default definePlugin({
     ctx.route(onboardingStatusRoute(ctx.stack));
     ctx.route(onboardingCompletedRoute(ctx.stack));
     ctx.route(resetOnboardingRoute(ctx.stack));
-    ctx.route(
-      serviceConfigRoute({
-        catalog,
-        stack: ctx.stack,
-        dataDir: ctx.host.dataDir,
-        logger: ctx.logger,
-      }),
-    );
+    const serviceConfig = {
+      catalog,
+      stack: ctx.stack,
+      dataDir: ctx.host.dataDir,
+      logger: ctx.logger,
+    };
+    ctx.route(serviceConfigRoute(serviceConfig));
+    ctx.route(serviceConfigPreviewRoute(serviceConfig));
     ctx.route(serviceUiListRoute(serviceUis));
     ctx.route(serviceUiToggleRoute(ctx.stack));
     ctx.proxy(serviceUiProxy(serviceUis));

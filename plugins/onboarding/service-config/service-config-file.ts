@@ -67,14 +67,11 @@ export async function readServiceConfig(
   return config === undefined ? { raw } : { raw, config };
 }
 
-/**
- * Replace the file with `content` once it checks out (422 naming the line otherwise, file
- * untouched). Returns the backup path, or null when there was no previous file.
- */
-export async function writeServiceConfig(
+/** 422 naming the line when `content` is not valid in the target's format. */
+export async function assertServiceConfig(
   target: ServiceConfigTarget,
   content: string,
-): Promise<string | null> {
+): Promise<void> {
   await loadFormatParsers();
   const problem = checkFormat(target.format, content);
   if (problem !== null)
@@ -83,6 +80,25 @@ export async function writeServiceConfig(
       `Invalid ${target.format} on line ${problem.line}: ${problem.message}`,
       { field: 'updates' },
     );
+}
+
+/** The file's current text, or null when it does not exist yet. */
+export async function currentServiceConfig(target: ServiceConfigTarget): Promise<string | null> {
+  return readFile(target.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+}
+
+/**
+ * Replace the file with `content` once it checks out (422 naming the line otherwise, file
+ * untouched). Returns the backup path, or null when there was no previous file.
+ */
+export async function writeServiceConfig(
+  target: ServiceConfigTarget,
+  content: string,
+): Promise<string | null> {
+  await assertServiceConfig(target, content);
   const previous = await readFile(target.path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;

@@ -1,20 +1,14 @@
 /** Wire schemas of previews, the ETag conflict, history and rollback of the configuration. */
-import { JsonObject, StringEnum, Type, type Static } from '../../../sdk/index.js';
+import {
+  ConfigFieldChangeSchema,
+  JsonObject,
+  StringEnum,
+  Type,
+  type Static,
+} from '../../../sdk/index.js';
 
-/** One field's change. */
-export const FieldChange = Type.Object(
-  {
-    path: Type.String({ description: 'Dotted path from the document root.' }),
-    old: Type.Optional(Type.Unknown({ description: 'Absent when the field is new.' })),
-    new: Type.Optional(Type.Unknown({ description: 'Absent when the field is removed.' })),
-    secret: Type.Optional(
-      StringEnum(['changed', 'unchanged'] as const, {
-        description: 'Set for secrets: their values are never shown.',
-      }),
-    ),
-  },
-  { title: 'ConfigFieldChange' },
-);
+/** One field's change (the sdk's schema: the same shape everywhere a diff is shown). */
+export const FieldChange = ConfigFieldChangeSchema;
 
 const Action = StringEnum(['restart', 'start', 'stop', 'reload_free', 'nothing'] as const, {
   description:

@@ -150,3 +150,52 @@ test('the edited structure (as the DUMB dashboard sends it) is written back in t
   t.is(python.status, 422);
   t.is(python.body.field, 'updates');
 });
+
+test('a dry run tells the field diff (secrets as changed) and the changed lines, writing nothing', async (t) => {
+  const host = await startWithTestCatalog(blocks());
+  t.teardown(() => host.stop());
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(host.dataDir, 'files'));
+  const path = join(host.dataDir, 'files', 'config.xml');
+  const before =
+    '<Config>\n  <Port>8989</Port>\n  <ApiKey>old-key-1</ApiKey>\n  <Branch>main</Branch>\n</Config>\n';
+  const after =
+    '<Config>\n  <Port>8990</Port>\n  <ApiKey>new-key-2</ApiKey>\n  <Branch>main</Branch>\n</Config>\n';
+  writeFileSync(path, before);
+  for (const [route, body] of [
+    ['/config/service-config', { service_name: 'Svc xml', updates: after, dry_run: true }],
+    ['/config/service-config/preview', { service_name: 'Svc xml', updates: after }],
+  ] as const) {
+    const preview = await request(host.url, route, { body });
+    t.is(preview.status, 200, `${route}: ${preview.text}`);
+    t.like(preview.body, {
+      status: 'dry_run',
+      service: 'Svc xml',
+      exists: true,
+      changed: true,
+      lines: { old_lines: 6, new_lines: 6, first_changed: 2, last_changed: 3 },
+      effect: { process_name: 'Svc xml', action: 'nothing' },
+    });
+    t.deepEqual(preview.body.diff, [
+      { path: 'Config.Port', old: 8989, new: 8990 },
+      { path: 'Config.ApiKey', secret: 'changed' },
+    ]);
+    t.false(preview.text.includes('new-key-2') || preview.text.includes('old-key-1'));
+    t.is(readFileSync(path, 'utf8'), before, 'nothing written');
+  }
+  // The same 422 as the write, and still nothing written.
+  const bad = { service_name: 'Svc xml', updates: '<Config><Port>1</Config>\n' };
+  const [write, dry] = [
+    await request(host.url, '/config/service-config/preview', { body: bad }),
+    await request(host.url, '/config/service-config', { body: bad }),
+  ];
+  t.is(write.status, 422);
+  t.deepEqual(dry.body, write.body);
+  t.is(readFileSync(path, 'utf8'), before);
+  // A file that does not exist yet: the whole structure is new.
+  const fresh = await request(host.url, '/config/service-config/preview', {
+    body: { service_name: 'Absent', updates: '{"a": 1}' },
+  });
+  t.is(fresh.status, 200, fresh.text);
+  t.like(fresh.body, { exists: false, changed: true, diff: [{ path: '', new: { a: 1 } }] });
+});

@@ -65,7 +65,7 @@ import { JournalStore } from '../journal/journal-store.js';
 import { journalRoutes } from '../journal/journal-routes.js';
 import { JournalStream } from '../journal/journal-stream.js';
 import { recordConfigChanges } from '../journal/config-events.js';
-import { BootError, bootErrorCode } from '../plugins/boot-error.js';
+import { BootError, bootErrorCode } from '../errors/boot-error.js';
 
 export type { HostOptions, RunningHost };
 

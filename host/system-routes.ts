@@ -11,7 +11,7 @@ import {
   StringEnum,
 } from '../sdk/index.js';
 import type { RunningHost } from '../core/lifecycle/host-runtime.js';
-import { buildOpenApi } from '../core/schema/openapi.js';
+import { buildOpenApi } from '../core/openapi/openapi.js';
 import { API_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { DOC_ASSETS, docsPage, readDocAsset } from './docs-pages.js';
 import { homePage } from './home-page.js';

@@ -34,7 +34,7 @@ import {
   PLUGIN_STORAGE,
   PLUGIN_TASKS,
 } from '../di/tokens.js';
-import { HttpServer } from '../http/http-server.js';
+import { HttpServer } from '../server/http-server.js';
 import { RouteTable } from '../http/route-table.js';
 import { ProxyTable } from '../http/proxy-table.js';
 import { uwsBuild } from '../http/uws-app.js';

@@ -4,8 +4,8 @@
  * (bearer header or `?token=`) is stripped: it belongs to stackd, not to the service.
  */
 import { Readable } from 'node:stream';
-import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { Authenticate } from './authenticate.js';
 import type { ClientAddresses } from './client-address.js';
 import { errorBody } from './error-mapper.js';
 import {
@@ -28,12 +28,7 @@ import type { HttpRequest, HttpResponse } from './uws-app.js';
 /** What the proxy handler needs from the host. */
 export interface ProxyEnvironment {
   readonly logger: Logger;
-  readonly authenticate:
-    | ((
-        token: string | null,
-        snapshot: RequestSnapshot,
-      ) => AuthenticationResult | Promise<AuthenticationResult>)
-    | null;
+  readonly authenticate: Authenticate | null;
   readonly addresses: ClientAddresses;
 }
 
@@ -95,7 +90,13 @@ async function forward(
 ): Promise<void> {
   const { definition } = proxy;
   if (definition.auth !== 'open' && env.authenticate !== null) {
-    const auth = await env.authenticate(proxyToken(snapshot.headers, snapshot.rawQuery), snapshot);
+    const auth = await env.authenticate({
+      token: proxyToken(snapshot.headers, snapshot.rawQuery),
+      ip: snapshot.ip,
+      path: snapshot.path,
+      method: snapshot.method,
+      transport: 'http',
+    });
     if (!auth.ok) {
       body?.destroy();
       await sendJson(state, auth.status, errorBody(auth.detail, auth.code), {

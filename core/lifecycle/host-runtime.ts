@@ -22,6 +22,7 @@ import { ConfigHistory, historyKeep } from '../config/config-history.js';
 import { ConfigFileWatch } from '../config/config-watch.js';
 import { clientAddressesOf } from '../http/trusted-proxies-setting.js';
 import { guardOutboundSetting } from '../config/outbound-setting.js';
+import type { Authenticate } from '../http/authenticate.js';
 import { ClientAddresses } from '../http/client-address.js';
 import { plainJsonSchema } from '../config/json-tools.js';
 import { isJsonRecord } from '../../sdk/config.js';
@@ -359,21 +360,13 @@ export class HostRuntime implements RunningHost {
 
   private bindServer(server: HttpServer): void {
     const authenticator = this.services.lookup(authenticatorRef);
+    const authenticate: Authenticate | null =
+      authenticator === undefined ? null : (request) => authenticator.authenticate(request);
     const validate = this.options.validateResponses;
     server.bind(
       {
         logger: this.logger.child('http'),
-        authenticate:
-          authenticator === undefined
-            ? null
-            : (token, snapshot) =>
-                authenticator.authenticate({
-                  token,
-                  ip: snapshot.ip,
-                  path: snapshot.path,
-                  method: snapshot.method,
-                  transport: 'http',
-                }),
+        authenticate,
         defaultBodyLimit: this.options.bodyLimitBytes,
         validateResponses: validate,
         shutdownSignal: this.shutdown.signal,
@@ -383,11 +376,7 @@ export class HostRuntime implements RunningHost {
       },
       {
         logger: this.logger.child('ws'),
-        authenticate:
-          authenticator === undefined
-            ? null
-            : (token, ip, path) =>
-                authenticator.authenticate({ token, ip, path, transport: 'websocket' }),
+        authenticate,
         validateMessages: validate,
         addresses: this.addresses,
       },

@@ -4,8 +4,8 @@
  * relayed both ways and either side's close closes the other.
  */
 import type { WebSocket as UpstreamSocket } from 'undici';
-import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { Authenticate } from '../http/authenticate.js';
 import type { ClientAddresses } from '../http/client-address.js';
 import {
   proxyToken,
@@ -19,13 +19,7 @@ import type { WebSocket, WebSocketBehavior } from '../http/uws-app.js';
 /** What the proxy needs from the host. */
 export interface SocketProxyEnvironment {
   readonly logger: Logger;
-  readonly authenticate:
-    | ((
-        token: string | null,
-        ip: string,
-        path: string,
-      ) => AuthenticationResult | Promise<AuthenticationResult>)
-    | null;
+  readonly authenticate: Authenticate | null;
   /** Who the client is (trusted proxies applied). */
   readonly addresses: ClientAddresses;
 }
@@ -79,7 +73,12 @@ export function socketProxyBehavior(
       };
       void (async () => {
         if (definition.auth !== 'open' && env.authenticate !== null) {
-          const auth = await env.authenticate(proxyToken(headers, rawQuery), ip, path);
+          const auth = await env.authenticate({
+            token: proxyToken(headers, rawQuery),
+            ip,
+            path,
+            transport: 'websocket',
+          });
           if (!auth.ok)
             return refuse(auth.status, auth.status === 401 ? 'Unauthorized' : 'Forbidden');
         }

@@ -96,7 +96,6 @@ const sizeExceptions = [
     files: [
       'core/ws/proxy-socket.ts',
       'host/run.ts',
-      'host/system-routes.ts',
       'plugins/metrics/index.ts',
       'plugins/onboarding/start/start-plan.ts',
       'plugins/supervisor/index.ts',

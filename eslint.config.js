@@ -95,7 +95,6 @@ const sizeExceptions = [
     // check's scripted browser session, and walks whose steps share much local state.
     files: [
       'core/ws/proxy-socket.ts',
-      'host/run.ts',
       'plugins/metrics/index.ts',
       'plugins/onboarding/start/start-plan.ts',
       'plugins/supervisor/index.ts',

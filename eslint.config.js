@@ -94,7 +94,6 @@ const sizeExceptions = [
     // one place so none is forgotten), the symlink repair walk, the start plan, the dashboard
     // check's scripted browser session, and walks whose steps share much local state.
     files: [
-      'core/ws/proxy-socket.ts',
       'plugins/metrics/index.ts',
       'plugins/onboarding/start/start-plan.ts',
       'plugins/supervisor/index.ts',

@@ -109,7 +109,6 @@ const sizeExceptions = [
     // per-field metric readers, per-signal graph rules, per-key config and wait parsing, the
     // address classifier, the proxy's forward and the host's boot steps.
     files: [
-      'core/http/reverse-proxy.ts',
       'core/lifecycle/host-runtime.ts',
       'plugins/ai/bundle.ts',
       'plugins/ai/diagnostic-window.ts',

@@ -77,7 +77,6 @@ const sizeExceptions = [
     // reworked on the notifications branch), the repair run (its one long function is the
     // cause, listed below) and the dashboard driver (the same).
     files: [
-      'core/lifecycle/host-runtime.ts',
       'plugins/notifications/delivery-store.ts',
       'plugins/symlinks/repair-run.ts',
       'tools/check-dashboard/drive.ts',
@@ -109,7 +108,6 @@ const sizeExceptions = [
     // per-field metric readers, per-signal graph rules, per-key config and wait parsing, the
     // address classifier, the proxy's forward and the host's boot steps.
     files: [
-      'core/lifecycle/host-runtime.ts',
       'plugins/ai/bundle.ts',
       'plugins/ai/diagnostic-window.ts',
       'plugins/ai/stack-bundle.ts',

@@ -37,6 +37,14 @@ test('a planted cycle, an upward sdk import, a cross-plugin import and a two-way
   t.deepEqual(report.coreTwoWay, ['a ↔ b']);
   t.deepEqual(report.cycles, [['core/a/x.ts', 'core/b/z.ts']]);
   t.deepEqual(report.longestFunction, { path: 'plugins/two/w.ts', name: 'long', lines: 4 });
+  t.deepEqual(
+    report.byArea.map(({ area, longestFunction }) => [area, longestFunction.name]),
+    [
+      ['core', 'X'],
+      ['plugins', 'long'],
+      ['sdk', ''],
+    ],
+  );
 });
 
 const MAIN = resolve(import.meta.dirname, '../../../tools/layering/main.js');

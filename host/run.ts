@@ -13,8 +13,9 @@ import {
 import { uwsBuild } from '../core/http/uws-app.js';
 import { UwsUnavailableError } from '../core/http/uws-loader.js';
 import { guardProcessOutput, writeOutput } from '../core/logging/process-output.js';
+import type { HostRuntime } from '../core/lifecycle/host-runtime.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
-import { parseCliOptions, USAGE } from './cli-options.js';
+import { parseCliOptions, USAGE, type CliOptions } from './cli-options.js';
 import { findPackageRoot } from './package-root.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,15 +24,7 @@ const { version, dir: packageDir } = findPackageRoot(here);
 /** Run stackd with the process's arguments and environment. */
 export async function run(): Promise<void> {
   guardProcessOutput();
-  let options;
-  try {
-    options = parseCliOptions(process.argv.slice(2), process.env);
-  } catch (error) {
-    process.stderr.write(
-      `stackd: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`,
-    );
-    process.exit(2);
-  }
+  const options = optionsOrExit();
   if (options.help) {
     process.stdout.write(USAGE);
     return;
@@ -42,8 +35,36 @@ export async function run(): Promise<void> {
   }
   // A host that cannot serve HTTP creates nothing, not even its data dir.
   exitUnlessUwsLoads();
+  exitUnlessPathsUsable(options);
+  const host = await createHost(options);
+  const stop = stopOnce(host);
+  handleProcessSignals(host, stop);
   try {
-    // Checked before the host exists, so a bad path is one line and not a boot log.
+    const url = await host.boot();
+    writeOutput('stdout', `stackd listening on ${url} — API explorer at ${url}/docs\n`);
+  } catch (error) {
+    process.stderr.write(
+      `stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  }
+}
+
+/** The parsed options; a bad argument is one line and the usage, exit 2. */
+function optionsOrExit(): CliOptions {
+  try {
+    return parseCliOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(
+      `stackd: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`,
+    );
+    process.exit(2);
+  }
+}
+
+/** Checked before the host exists, so a bad path is one line and not a boot log. */
+function exitUnlessPathsUsable(options: CliOptions): void {
+  try {
     prepareDataDir(resolve(options.dataDir));
     if (options.configPath !== undefined && options.configPath !== '')
       checkConfigFile(resolve(options.configPath));
@@ -52,13 +73,16 @@ export async function run(): Promise<void> {
     process.stderr.write(`stackd: ${error.message}\n`);
     process.exit(1);
   }
+}
+
+async function createHost(options: CliOptions): Promise<HostRuntime> {
   // Loaded only now: compiling the host takes most of a second, and a bad path or --help needs
   // none of it.
   const [{ HostRuntime }, { systemRoutes }] = await Promise.all([
     import('../core/lifecycle/host-runtime.js'),
     import('./system-routes.js'),
   ]);
-  const host = new HostRuntime({
+  return new HostRuntime({
     version,
     cwd: process.cwd(),
     dataDir: options.dataDir,
@@ -75,9 +99,14 @@ export async function run(): Promise<void> {
     timeouts: { registerMs: 10_000, startMs: 60_000, stopMs: 30_000 },
     systemRoutes: (running) => systemRoutes(running, version),
   });
+}
 
+type StopHost = (signal: string, exitCode?: number, mode?: 'stop' | 'handover') => void;
+
+/** Stop (or hand over) once, whatever asks first, then exit. */
+function stopOnce(host: HostRuntime): StopHost {
   let stopping = false;
-  const stop = (signal: string, exitCode = 0, mode: 'stop' | 'handover' = 'stop'): void => {
+  return (signal, exitCode = 0, mode = 'stop') => {
     if (stopping) return;
     stopping = true;
     host.logger.info(
@@ -93,6 +122,9 @@ export async function run(): Promise<void> {
       },
     );
   };
+}
+
+function handleProcessSignals(host: HostRuntime, stop: StopHost): void {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   // The planned handover for upgrades: stop serving, flush, exit 0, leave the children running.
@@ -109,16 +141,6 @@ export async function run(): Promise<void> {
     });
     stop('uncaught exception', 1);
   });
-
-  try {
-    const url = await host.boot();
-    writeOutput('stdout', `stackd listening on ${url} — API explorer at ${url}/docs\n`);
-  } catch (error) {
-    process.stderr.write(
-      `stackd: boot failed: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exit(1);
-  }
 }
 
 /** Nothing is started when no uWebSockets.js build can serve: one line saying why, exit 1. */

@@ -1,4 +1,4 @@
-import { BootError } from '../plugins/boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 /**
  * Capability flags behind `GET /process/capabilities`: every flag of the API contract (false by default) plus
  * declared plugin flags, true only when the owning plugin started and its predicate holds.

@@ -5,7 +5,7 @@
  */
 import { InputError } from '../../sdk/errors.js';
 import { OutboundSettingsError, outboundSettingsOf } from '../../sdk/outbound/policy.js';
-import { BootError } from '../plugins/boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 import type { ConfigStore } from './config-store.js';
 
 export function guardOutboundSetting(store: ConfigStore): void {

@@ -7,6 +7,7 @@
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { HandlerRequest, HttpMethod, JsonReply, Principal, RawReply } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { Authenticate } from './authenticate.js';
 import type { ClientAddresses } from './client-address.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { declaredContentLength, readBody, type BodyResult } from './body-reader.js';
@@ -26,12 +27,7 @@ import { SCRAPE_TOKEN_PREFIX } from '../../sdk/exposition.js';
 export interface PipelineEnvironment {
   readonly logger: Logger;
   /** Null when no authenticator is provided (everything open). */
-  readonly authenticate:
-    | ((
-        token: string | null,
-        snapshot: RequestSnapshot,
-      ) => AuthenticationResult | Promise<AuthenticationResult>)
-    | null;
+  readonly authenticate: Authenticate | null;
   readonly defaultBodyLimit: number;
   /** Validate responses against their schemas (tests turn this on). */
   readonly validateResponses: boolean;
@@ -211,7 +207,13 @@ function authenticate(
   // authentication off: it must never pass where anything else is read or changed.
   if (route.definition.auth === 'open' && !isScrapeCredential(snapshot.headers.authorization))
     return OPEN;
-  return env.authenticate(bearerToken(snapshot.headers.authorization), snapshot);
+  return env.authenticate({
+    token: bearerToken(snapshot.headers.authorization),
+    ip: snapshot.ip,
+    path: snapshot.path,
+    method: snapshot.method,
+    transport: 'http',
+  });
 }
 
 function isScrapeCredential(header: string | undefined): boolean {

@@ -4,8 +4,8 @@
  * (bearer header or `?token=`) is stripped: it belongs to stackd, not to the service.
  */
 import { Readable } from 'node:stream';
-import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { Authenticate } from './authenticate.js';
 import type { ClientAddresses } from './client-address.js';
 import { errorBody } from './error-mapper.js';
 import {
@@ -28,12 +28,7 @@ import type { HttpRequest, HttpResponse } from './uws-app.js';
 /** What the proxy handler needs from the host. */
 export interface ProxyEnvironment {
   readonly logger: Logger;
-  readonly authenticate:
-    | ((
-        token: string | null,
-        snapshot: RequestSnapshot,
-      ) => AuthenticationResult | Promise<AuthenticationResult>)
-    | null;
+  readonly authenticate: Authenticate | null;
   readonly addresses: ClientAddresses;
 }
 
@@ -93,32 +88,63 @@ async function forward(
   snapshot: RequestSnapshot,
   body: Readable | undefined,
 ): Promise<void> {
-  const { definition } = proxy;
-  if (definition.auth !== 'open' && env.authenticate !== null) {
-    const auth = await env.authenticate(proxyToken(snapshot.headers, snapshot.rawQuery), snapshot);
-    if (!auth.ok) {
-      body?.destroy();
-      await sendJson(state, auth.status, errorBody(auth.detail, auth.code), {
-        'www-authenticate': 'Bearer',
-      });
-      return;
-    }
-  }
-  const parts = splitProxyPath(servedPrefix, snapshot.path);
-  if (parts === 'malformed' || snapshot.malformed !== null) {
+  const refusal =
+    (await authRefusal(proxy, env, snapshot)) ?? targetOf(proxy, servedPrefix, snapshot);
+  if ('send' in refusal) {
     body?.destroy();
-    await refuseMalformed(state, parts === 'malformed' ? 'key' : 'query');
+    await refusal.send(state);
     return;
   }
+  await relayUpstream(proxy, refusal, env, state, snapshot, body);
+}
+
+/** A request the proxy answers itself instead of forwarding. */
+interface Refusal {
+  readonly send: (state: ResponseState) => Promise<void>;
+}
+
+/** Where a request goes upstream. */
+interface Target {
+  readonly url: string;
+  readonly origin: string;
+  readonly key: string;
+}
+
+async function authRefusal(
+  proxy: RegisteredProxy,
+  env: ProxyEnvironment,
+  snapshot: RequestSnapshot,
+): Promise<Refusal | undefined> {
+  if (proxy.definition.auth === 'open' || env.authenticate === null) return undefined;
+  const auth = await env.authenticate({
+    token: proxyToken(snapshot.headers, snapshot.rawQuery),
+    ip: snapshot.ip,
+    path: snapshot.path,
+    method: snapshot.method,
+    transport: 'http',
+  });
+  if (auth.ok) return undefined;
+  return {
+    send: (state) =>
+      sendJson(state, auth.status, errorBody(auth.detail, auth.code), {
+        'www-authenticate': 'Bearer',
+      }),
+  };
+}
+
+function targetOf(
+  proxy: RegisteredProxy,
+  servedPrefix: string,
+  snapshot: RequestSnapshot,
+): Target | Refusal {
+  const { definition } = proxy;
+  const parts = splitProxyPath(servedPrefix, snapshot.path);
+  if (parts === 'malformed' || snapshot.malformed !== null)
+    return { send: (state) => refuseMalformed(state, parts === 'malformed' ? 'key' : 'query') };
   const target = parts === null ? null : definition.resolve(parts.key);
   if (parts === null || target === null) {
-    body?.destroy();
-    await sendJson(
-      state,
-      404,
-      errorBody(`No proxied service at ${snapshot.path}`, 'PROXY_TARGET_NOT_FOUND'),
-    );
-    return;
+    const body = errorBody(`No proxied service at ${snapshot.path}`, 'PROXY_TARGET_NOT_FOUND');
+    return { send: (state) => sendJson(state, 404, body) };
   }
   const url = upstreamUrl(
     target.origin,
@@ -128,13 +154,25 @@ async function forward(
     queryWithoutToken(snapshot.rawQuery),
     target.stripPrefix !== false,
   );
+  return { url, origin: target.origin, key: parts.key };
+}
+
+async function relayUpstream(
+  proxy: RegisteredProxy,
+  target: Target,
+  env: ProxyEnvironment,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+  body: Readable | undefined,
+): Promise<void> {
+  const { prefix } = proxy.definition;
   let upstream;
   try {
     // undici is loaded on the first proxied request: it costs ~20 MB a host without proxies never needs.
     const { request: upstreamRequest } = await import('undici');
-    upstream = await upstreamRequest(url, {
+    upstream = await upstreamRequest(target.url, {
       method: snapshot.method as 'GET',
-      headers: forwardedHeaders(snapshot, definition.prefix, parts.key),
+      headers: forwardedHeaders(snapshot, prefix, target.key),
       body: body ?? null,
       signal: state.signal,
     });
@@ -145,7 +183,7 @@ async function forward(
       state,
       502,
       errorBody(
-        `The service behind ${definition.prefix}/${parts.key} is unreachable`,
+        `The service behind ${prefix}/${target.key} is unreachable`,
         'PROXY_UPSTREAM_UNREACHABLE',
       ),
     );

@@ -3,7 +3,7 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import type { AnyRouteDefinition } from '../../sdk/http.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
 import { parameterNames, pathShape, patternMatcher, servedPaths } from './route-paths.js';
-import { BootError } from '../plugins/boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 
 /** A route as the table keeps it. */
 export interface RegisteredRoute {

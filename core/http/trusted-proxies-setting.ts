@@ -6,7 +6,7 @@
 import { InputError } from '../../sdk/errors.js';
 import { isJsonRecord, type JsonRecord } from '../../sdk/config.js';
 import type { ConfigStore } from '../config/config-store.js';
-import { BootError } from '../plugins/boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 import {
   ClientAddresses,
   TrustedProxyError,

@@ -11,71 +11,43 @@ import { authenticatorRef } from '../../sdk/contracts/authenticator.js';
 import type { HostInfo } from '../../sdk/context.js';
 import type { Logger } from '../../sdk/logger.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
-import {
-  readConfigDocument,
-  resolveConfigSource,
-  type ConfigSource,
-} from '../config/config-source.js';
-import { STOP_NOTICE_MS } from '../../sdk/context.js';
+import type { ConfigSource } from '../config/config-source.js';
 import { ConfigStore } from '../config/config-store.js';
-import { ConfigHistory, historyKeep } from '../config/config-history.js';
 import { ConfigFileWatch } from '../config/config-watch.js';
 import { clientAddressesOf } from '../http/trusted-proxies-setting.js';
 import { guardOutboundSetting } from '../config/outbound-setting.js';
+import type { Authenticate } from '../http/authenticate.js';
 import { ClientAddresses } from '../http/client-address.js';
 import { plainJsonSchema } from '../config/json-tools.js';
-import { isJsonRecord } from '../../sdk/config.js';
-import {
-  CORE_LOGGER,
-  HOST_INFO,
-  PLUGIN,
-  PLUGIN_CONFIG,
-  PLUGIN_LOGGER,
-  PLUGIN_STORAGE,
-  PLUGIN_TASKS,
-} from '../di/tokens.js';
-import { HttpServer } from '../http/http-server.js';
+import { CORE_LOGGER, HOST_INFO } from '../di/tokens.js';
+import { HttpServer } from '../server/http-server.js';
 import { RouteTable } from '../http/route-table.js';
 import { ProxyTable } from '../http/proxy-table.js';
 import { uwsBuild } from '../http/uws-app.js';
-import { describeError, LogSink, parseLogLevel, ScopedLogger } from '../logging/logger.js';
+import { describeError, LogSink, ScopedLogger } from '../logging/logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { ExpositionRegistry } from '../metrics/exposition-registry.js';
 import { declareHostSeries, type RequestObserver } from '../metrics/host-exposition.js';
-import { pluginConfigSlice, pluginSliceValidator } from '../plugins/plugin-config.js';
+import { pluginSliceValidator } from '../plugins/plugin-config.js';
 import { orderPlugins } from '../plugins/plugin-graph.js';
 import { loadPlugins, type LoadedPlugin } from '../plugins/plugin-loader.js';
 import { expandPluginSpecs } from '../plugins/plugin-specs.js';
-import { PluginScope } from '../plugins/plugin-scope.js';
 import { HostEventBus } from '../runtime/event-bus.js';
 import { HealthRegistry } from '../runtime/health-registry.js';
 import { StorageStatus } from '../storage/storage-status.js';
 import { HostLogFile } from '../logging/host-log-file.js';
-import { removeStaleTempFiles, removeStaleTempsOf } from '../storage/stale-temp.js';
 import { ServiceRegistry } from '../runtime/service-registry.js';
-import { PluginTasks } from '../runtime/task-runner.js';
-import { FolderStorage } from '../storage/plugin-storage.js';
 import { StreamHub } from '../ws/stream-hub.js';
-import { runBounded } from './timeouts.js';
 import { prepareDataDir } from './startup-paths.js';
 import type { HostOptions, RunningHost } from './host-options.js';
-import { configuredPlugins, journalSettings, lifecycleTimeouts } from './host-settings.js';
+import { configuredPlugins, lifecycleTimeouts, listenAddress } from './host-settings.js';
 import { EventJournal } from '../journal/event-journal.js';
-import { JournalStore } from '../journal/journal-store.js';
-import { journalRoutes } from '../journal/journal-routes.js';
-import { JournalStream } from '../journal/journal-stream.js';
-import { recordConfigChanges } from '../journal/config-events.js';
-import { BootError, bootErrorCode } from '../plugins/boot-error.js';
+import { BootError } from '../errors/boot-error.js';
+import { openJournal, registerJournalApi } from './host-journal.js';
+import { loadHostConfig } from './host-config.js';
+import { registerPlugin, startPlugin, stopPlugin, type ActivePlugin } from './plugin-lifecycle.js';
 
 export type { HostOptions, RunningHost };
-
-interface ActivePlugin {
-  readonly loaded: LoadedPlugin;
-  readonly scope: PluginScope;
-  readonly storage: FolderStorage;
-  readonly tasks: PluginTasks;
-  started: boolean;
-}
 
 /** One host instance: boot it, then stop it once. */
 export class HostRuntime implements RunningHost {
@@ -143,34 +115,9 @@ export class HostRuntime implements RunningHost {
     this.hostLog = new HostLogFile(join(dataDir, 'logs', 'stackd.log'), this.sink);
     this.logger.info(`uWebSockets.js: ${this.uwsBuild} (native binary)`);
 
-    const source = await resolveConfigSource({
-      explicitPath: options.configPath,
-      searchFrom: options.cwd,
-      dataDir,
-      demoPath: options.demoPath,
-    });
-    const staleTemps =
-      (await removeStaleTempFiles(dataDir)) +
-      (source.origin === 'file' ? await removeStaleTempsOf(source.writePath) : 0);
-    this.configStore = new ConfigStore(
-      source,
-      await readConfigDocument(source, options.demoDir, (message) => this.logger.warn(message)),
-      new ConfigHistory(join(dataDir, 'config-history'), () =>
-        historyKeep(this.config.hostSection()),
-      ),
-    );
-    const hostSection = this.configStore.hostSection();
-    const api = isJsonRecord(hostSection.api_service) ? hostSection.api_service : {};
-    this.sink.setLevel(
-      parseLogLevel(
-        typeof api.log_level === 'string' ? api.log_level : process.env.STACKD_LOG_LEVEL,
-      ),
-    );
-    this.logger.info(
-      `configuration: ${source.readPath}${source.origin === 'demo' ? ' (bundled demo)' : ''}`,
-    );
-    if (staleTemps > 0)
-      this.logger.info(`removed ${staleTemps} temp file(s) of writes a crash interrupted`);
+    const { source, store } = await loadHostConfig(options, dataDir, this.sink, this.logger);
+    this.configStore = store;
+    const hostSection = this.config.hostSection();
     this.timeouts = lifecycleTimeouts(hostSection, options.timeouts);
     this.addresses = clientAddressesOf(this.config);
     guardOutboundSetting(this.config);
@@ -193,15 +140,22 @@ export class HostRuntime implements RunningHost {
         this.config.addValidator(pluginSliceValidator(plugin));
       }
     }
-    for (const loaded of this.plugins) await this.registerPlugin(loaded, dataDir, hostSection);
+    const registering = {
+      container: this.container,
+      sink: this.sink,
+      dataDir,
+      hostSection,
+      timeouts: this.timeouts,
+    };
+    for (const loaded of this.plugins)
+      await registerPlugin(loaded, registering, (entry) => this.active.push(entry));
     await this.checkBootDocument(source);
-    this.registerJournalApi();
-    for (const entry of this.active) await this.startPlugin(entry);
+    if (this.journal !== undefined) registerJournalApi(this.journal, this);
+    for (const entry of this.active)
+      await startPlugin(entry, this.timeouts.startMs, this.capabilities, this.logger);
     this.metrics.start();
 
-    const host =
-      options.host ?? (typeof api.host === 'string' && api.host !== '' ? api.host : '127.0.0.1');
-    const port = options.port ?? (typeof api.port === 'number' ? api.port : 8000);
+    const { host, port } = listenAddress(options, hostSection);
     this.server = new HttpServer(
       this.routes,
       this.streams,
@@ -270,110 +224,28 @@ export class HostRuntime implements RunningHost {
     const storage = new StorageStatus(dataDir);
     this.storageStatus = storage;
     this.health.add('host', 'storage', () => storage.health());
-    const journalLog = this.logger.child('journal');
-    const store = new JournalStore(
-      join(dataDir, 'journal', 'events.db'),
-      journalSettings(hostSection),
-      (error) => journalLog.error('journal write failed', { error }),
-    );
-    const journal = new EventJournal(store, this.options.validateResponses);
+    const { journal, bus } = openJournal({
+      dataDir,
+      hostSection,
+      logger: this.logger,
+      validateEvents: this.options.validateResponses,
+      config: this.config,
+      health: this.health,
+    });
     this.journal = journal;
-    const bus = new HostEventBus(this.logger.child('events'), (owner, kind, event) =>
-      journal.publish(owner, kind, event),
-    );
-    journal.recordNotableEvents(bus.scoped().bus);
-    recordConfigChanges(journal, this.config);
     c.register(HostEventBus, { useValue: bus });
     c.register(EventJournal, { useValue: journal });
-    this.health.add('host', 'journal', () =>
-      store.writeFailure === null
-        ? { healthy: true }
-        : { healthy: false, details: `event journal write failed: ${store.writeFailure}` },
-    );
-  }
-
-  /** The journal's route and stream, once every plugin declared its event kinds. */
-  private registerJournalApi(): void {
-    const journal = this.journal;
-    if (journal === undefined) return;
-    for (const route of journalRoutes(journal)) this.routes.add('host', route);
-    const stream = new JournalStream(journal);
-    stream.attach(this.streams.register('host', stream.definition()));
-    this.capabilities.declare('core', ['event_journal']);
-    this.capabilities.set('core', 'event_journal', true);
-    this.capabilities.markStarted('core');
-  }
-
-  private async registerPlugin(
-    loaded: LoadedPlugin,
-    dataDir: string,
-    hostSection: Record<string, unknown>,
-  ): Promise<void> {
-    const { plugin } = loaded;
-    const logger = new ScopedLogger(this.sink, plugin.name);
-    const storage = new FolderStorage(dataDir, plugin.storageFolder ?? plugin.name);
-    const tasks = new PluginTasks(logger);
-    const scopeContainer = this.container.createChildContainer();
-    scopeContainer.register(PLUGIN, { useValue: plugin });
-    scopeContainer.register(PLUGIN_LOGGER, { useValue: logger });
-    scopeContainer.register(PLUGIN_CONFIG, {
-      useValue: { value: pluginConfigSlice(plugin, hostSection) },
-    });
-    scopeContainer.register(PLUGIN_STORAGE, { useValue: storage });
-    scopeContainer.register(PLUGIN_TASKS, { useValue: tasks });
-    const scope = scopeContainer.resolve(PluginScope);
-    const entry: ActivePlugin = { loaded, scope, storage, tasks, started: false };
-    this.active.push(entry);
-    try {
-      await runBounded(`plugin '${plugin.name}' register`, this.timeouts.registerMs, () =>
-        plugin.register(scope as never),
-      );
-    } catch (error) {
-      throw new BootError(
-        bootErrorCode(error) ?? 'STACKD_REGISTER_FAILED',
-        `plugin '${plugin.name}' failed to register: ${describeError(error)}`,
-        { cause: error },
-      );
-    } finally {
-      scope.seal();
-    }
-  }
-
-  private async startPlugin(entry: ActivePlugin): Promise<void> {
-    const name = entry.loaded.plugin.name;
-    try {
-      for (const hook of entry.scope.startHooks) {
-        await runBounded(`plugin '${name}' start`, this.timeouts.startMs, hook);
-      }
-    } catch (error) {
-      throw new BootError(
-        bootErrorCode(error) ?? 'STACKD_START_FAILED',
-        `plugin '${name}' failed to start: ${describeError(error)}`,
-        { cause: error },
-      );
-    }
-    entry.started = true;
-    this.capabilities.markStarted(name);
-    this.logger.debug(`plugin '${name}' started`);
   }
 
   private bindServer(server: HttpServer): void {
     const authenticator = this.services.lookup(authenticatorRef);
+    const authenticate: Authenticate | null =
+      authenticator === undefined ? null : (request) => authenticator.authenticate(request);
     const validate = this.options.validateResponses;
     server.bind(
       {
         logger: this.logger.child('http'),
-        authenticate:
-          authenticator === undefined
-            ? null
-            : (token, snapshot) =>
-                authenticator.authenticate({
-                  token,
-                  ip: snapshot.ip,
-                  path: snapshot.path,
-                  method: snapshot.method,
-                  transport: 'http',
-                }),
+        authenticate,
         defaultBodyLimit: this.options.bodyLimitBytes,
         validateResponses: validate,
         shutdownSignal: this.shutdown.signal,
@@ -383,11 +255,7 @@ export class HostRuntime implements RunningHost {
       },
       {
         logger: this.logger.child('ws'),
-        authenticate:
-          authenticator === undefined
-            ? null
-            : (token, ip, path) =>
-                authenticator.authenticate({ token, ip, path, transport: 'websocket' }),
+        authenticate,
         validateMessages: validate,
         addresses: this.addresses,
       },
@@ -410,20 +278,8 @@ export class HostRuntime implements RunningHost {
     this.server?.closeListener();
     this.streams.closeAll();
     this.metrics.stop();
-    for (const entry of [...this.active].reverse()) {
-      const name = entry.loaded.plugin.name;
-      this.capabilities.markStopped(name);
-      for (const hook of [...entry.scope.stopHooks].reverse()) {
-        await runBounded(`plugin '${name}' stop`, this.timeouts.stopMs, hook, STOP_NOTICE_MS).catch(
-          (error: unknown) => this.logger.error(describeError(error)),
-        );
-      }
-      await runBounded(`plugin '${name}' background tasks`, this.timeouts.stopMs, () =>
-        entry.tasks.stop(),
-      ).catch((error: unknown) => this.logger.error(describeError(error)));
-      entry.scope.dispose();
-      entry.storage.closeAll();
-    }
+    for (const entry of [...this.active].reverse())
+      await stopPlugin(entry, this.timeouts.stopMs, this.capabilities, this.logger);
     // After the plugins' stop hooks: their last events are in the final batch.
     this.journal?.store.close();
     this.server?.closeAll();

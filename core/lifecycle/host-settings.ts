@@ -19,6 +19,18 @@ export function lifecycleTimeouts(
   };
 }
 
+/** Where to listen: the command line first, then `stackd.api_service`, then 127.0.0.1:8000. */
+export function listenAddress(
+  options: Pick<HostOptions, 'host' | 'port'>,
+  hostSection: Record<string, unknown>,
+): { host: string; port: number } {
+  const api = isJsonRecord(hostSection.api_service) ? hostSection.api_service : {};
+  const host =
+    options.host ?? (typeof api.host === 'string' && api.host !== '' ? api.host : '127.0.0.1');
+  const port = options.port ?? (typeof api.port === 'number' ? api.port : 8000);
+  return { host, port };
+}
+
 /** `stackd.plugins`, when it is a list of names. */
 export function configuredPlugins(hostSection: Record<string, unknown>): string[] | undefined {
   const value = hostSection.plugins;

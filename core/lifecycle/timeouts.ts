@@ -1,4 +1,4 @@
-import { BootError } from '../plugins/boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 /** Run a lifecycle step with a time budget; its signal aborts when the budget runs out. */
 
 /**

@@ -4,7 +4,7 @@ import { isJsonRecord, type ConfigValidator } from '../../sdk/config.js';
 import { InputError } from '../../sdk/errors.js';
 import { HOST_SECTION } from '../../sdk/process-blocks.js';
 import { compileSchema } from '../schema/compiler.js';
-import { BootError } from './boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 
 /** The validated slice, or an error naming the plugin and the field. */
 export function pluginConfigSlice(plugin: Plugin, hostSection: Record<string, unknown>): unknown {

@@ -1,4 +1,4 @@
-import { BootError } from './boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 /** Dependency order of plugins (`dependsOn`); a missing dependency or a cycle is named. */
 
 /** The part of a plugin ordering needs. */

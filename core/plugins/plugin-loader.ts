@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 import { isPlugin, SDK_API_VERSION, SDK_VERSION, type Plugin } from '../../sdk/plugin.js';
-import { BootError } from './boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 import { locateSyntaxError } from './parse-error.js';
 import type { SdkHookData } from './sdk-resolve-hooks.js';
 

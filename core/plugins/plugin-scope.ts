@@ -51,7 +51,7 @@ import { ServiceRegistry } from '../runtime/service-registry.js';
 import type { PluginTasks } from '../runtime/task-runner.js';
 import type { FolderStorage } from '../storage/plugin-storage.js';
 import { StreamHub } from '../ws/stream-hub.js';
-import { BootError } from './boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 import { PluginMetricsReader, PluginStack, Subscriptions } from './plugin-resources.js';
 import type { StackConfig } from '../../sdk/config.js';
 

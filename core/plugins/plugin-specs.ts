@@ -1,5 +1,5 @@
 /** The plugin list a host loads, from `--plugins`, `STACKD_PLUGINS` or the config. */
-import { BootError } from './boot-error.js';
+import { BootError } from '../errors/boot-error.js';
 
 /**
  * The specs to load. No list means every built-in; a list whose first item starts with `+`

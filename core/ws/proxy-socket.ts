@@ -4,8 +4,8 @@
  * relayed both ways and either side's close closes the other.
  */
 import type { WebSocket as UpstreamSocket } from 'undici';
-import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { Authenticate } from '../http/authenticate.js';
 import type { ClientAddresses } from '../http/client-address.js';
 import {
   proxyToken,
@@ -19,13 +19,7 @@ import type { WebSocket, WebSocketBehavior } from '../http/uws-app.js';
 /** What the proxy needs from the host. */
 export interface SocketProxyEnvironment {
   readonly logger: Logger;
-  readonly authenticate:
-    | ((
-        token: string | null,
-        ip: string,
-        path: string,
-      ) => AuthenticationResult | Promise<AuthenticationResult>)
-    | null;
+  readonly authenticate: Authenticate | null;
   /** Who the client is (trusted proxies applied). */
   readonly addresses: ClientAddresses;
 }
@@ -50,13 +44,31 @@ function statusLine(status: number, text: string): string {
   return `${status} ${text}`;
 }
 
+/** What the upgrade copies from the native request before its first await. */
+interface UpgradeRequest {
+  readonly path: string;
+  readonly rawQuery: string;
+  readonly headers: Record<string, string>;
+  readonly key: string;
+  readonly protocol: string;
+  readonly extensions: string;
+  readonly ip: string;
+}
+
+/** The upgrade's answer: a refusal status line, or the client socket upgraded. */
+interface UpgradeReply {
+  refuse(status: number, text: string): void;
+  /** False once the client went away: nothing may be written then. */
+  readonly open: () => boolean;
+  upgrade(relay: Relay): void;
+}
+
 /** uWS behaviour for `<prefix>/*` upgrade requests. */
 export function socketProxyBehavior(
   proxy: RegisteredProxy,
   servedPrefix: string,
   env: SocketProxyEnvironment,
 ): WebSocketBehavior<RelayData> {
-  const { definition } = proxy;
   return {
     maxPayloadLength: 16 * 1024 * 1024,
     idleTimeout: 0,
@@ -66,60 +78,36 @@ export function socketProxyBehavior(
       res.onAborted(() => {
         aborted = true;
       });
-      const path = req.getUrl();
-      const rawQuery = req.getQuery() ?? '';
       const headers: Record<string, string> = {};
       req.forEach((key, value) => (headers[key] = value));
-      const key = req.getHeader('sec-websocket-key');
-      const protocol = req.getHeader('sec-websocket-protocol');
-      const extensions = req.getHeader('sec-websocket-extensions');
-      const ip = env.addresses.of(res, req);
-      const refuse = (status: number, text: string): void => {
-        if (!aborted) res.cork(() => res.writeStatus(statusLine(status, text)).end());
+      const request: UpgradeRequest = {
+        path: req.getUrl(),
+        rawQuery: req.getQuery() ?? '',
+        headers,
+        key: req.getHeader('sec-websocket-key'),
+        protocol: req.getHeader('sec-websocket-protocol'),
+        extensions: req.getHeader('sec-websocket-extensions'),
+        ip: env.addresses.of(res, req),
       };
-      void (async () => {
-        if (definition.auth !== 'open' && env.authenticate !== null) {
-          const auth = await env.authenticate(proxyToken(headers, rawQuery), ip, path);
-          if (!auth.ok)
-            return refuse(auth.status, auth.status === 401 ? 'Unauthorized' : 'Forbidden');
-        }
-        const parts = splitProxyPath(servedPrefix, path);
-        if (parts === 'malformed') return refuse(400, 'Bad Request');
-        const target = parts === null ? null : definition.resolve(parts.key);
-        if (parts === null || target === null) return refuse(404, 'Not Found');
-        const url = upstreamUrl(
-          target.origin,
-          definition.prefix,
-          parts.key,
-          parts.rest,
-          // stackd's `?token=` authenticated this upgrade; the service must never see it.
-          queryWithoutToken(rawQuery),
-          target.stripPrefix !== false,
-        ).replace(/^http/, 'ws');
-        const upstream = await connectUpstream(url, protocol);
-        if (upstream === null) return refuse(502, 'Bad Gateway');
-        if (aborted) {
-          upstream.close();
-          return undefined;
-        }
-        const data: Relay = { upstream, early: [], upstreamClosed: false };
-        upstream.addEventListener('message', (event) => {
-          const frame =
-            typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer);
-          if (data.client === undefined) data.early.push(frame);
-          else data.client.cork(() => data.client?.send(frame, typeof frame !== 'string'));
-        });
-        upstream.addEventListener('close', (event) => {
-          data.upstreamClosed = true;
-          const client = data.client;
-          data.client = undefined;
-          client?.end(closeCode(event.code), event.reason);
-        });
-        res.cork(() => res.upgrade<RelayData>({ relay: data }, key, protocol, extensions, context));
-        return undefined;
-      })().catch((error: unknown) => {
-        env.logger.error(`websocket proxy upgrade of ${path} failed`, { error });
-        refuse(500, 'Internal Server Error');
+      const reply: UpgradeReply = {
+        refuse: (status, text) => {
+          if (!aborted) res.cork(() => res.writeStatus(statusLine(status, text)).end());
+        },
+        open: () => !aborted,
+        upgrade: (relay) =>
+          res.cork(() =>
+            res.upgrade<RelayData>(
+              { relay },
+              request.key,
+              request.protocol,
+              request.extensions,
+              context,
+            ),
+          ),
+      };
+      openRelay(proxy, servedPrefix, env, request, reply).catch((error: unknown) => {
+        env.logger.error(`websocket proxy upgrade of ${request.path} failed`, { error });
+        reply.refuse(500, 'Internal Server Error');
       });
     },
     open: (ws) => {
@@ -141,6 +129,67 @@ export function socketProxyBehavior(
       if (upstream.readyState === OPEN || upstream.readyState === CONNECTING) upstream.close();
     },
   };
+}
+
+/** Authenticate, resolve the target, connect upstream, then upgrade the client (or refuse). */
+async function openRelay(
+  proxy: RegisteredProxy,
+  servedPrefix: string,
+  env: SocketProxyEnvironment,
+  request: UpgradeRequest,
+  reply: UpgradeReply,
+): Promise<void> {
+  const { definition } = proxy;
+  const { path, rawQuery } = request;
+  if (definition.auth !== 'open' && env.authenticate !== null) {
+    const auth = await env.authenticate({
+      token: proxyToken(request.headers, rawQuery),
+      ip: request.ip,
+      path,
+      transport: 'websocket',
+    });
+    if (!auth.ok)
+      return reply.refuse(auth.status, auth.status === 401 ? 'Unauthorized' : 'Forbidden');
+  }
+  const parts = splitProxyPath(servedPrefix, path);
+  if (parts === 'malformed') return reply.refuse(400, 'Bad Request');
+  const target = parts === null ? null : definition.resolve(parts.key);
+  if (parts === null || target === null) return reply.refuse(404, 'Not Found');
+  const url = upstreamUrl(
+    target.origin,
+    definition.prefix,
+    parts.key,
+    parts.rest,
+    // stackd's `?token=` authenticated this upgrade; the service must never see it.
+    queryWithoutToken(rawQuery),
+    target.stripPrefix !== false,
+  ).replace(/^http/, 'ws');
+  const upstream = await connectUpstream(url, request.protocol);
+  if (upstream === null) return reply.refuse(502, 'Bad Gateway');
+  if (!reply.open()) {
+    upstream.close();
+    return undefined;
+  }
+  reply.upgrade(relayOf(upstream));
+  return undefined;
+}
+
+/** The relay state of an open upstream: its frames and its close reach the client. */
+function relayOf(upstream: UpstreamSocket): Relay {
+  const data: Relay = { upstream, early: [], upstreamClosed: false };
+  upstream.addEventListener('message', (event) => {
+    const frame =
+      typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer);
+    if (data.client === undefined) data.early.push(frame);
+    else data.client.cork(() => data.client?.send(frame, typeof frame !== 'string'));
+  });
+  upstream.addEventListener('close', (event) => {
+    data.upstreamClosed = true;
+    const client = data.client;
+    data.client = undefined;
+    client?.end(closeCode(event.code), event.reason);
+  });
+  return data;
 }
 
 /** Close codes 1005/1006 describe a missing code or a dropped connection; they cannot be sent. */

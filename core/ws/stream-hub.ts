@@ -3,8 +3,8 @@
  * control, `ping` → `pong`, one serialization per publish, and closing every socket at stop.
  */
 import type { Static, TObject } from '@sinclair/typebox';
-import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
 import type { Logger } from '../../sdk/logger.js';
+import type { Authenticate } from '../http/authenticate.js';
 import type { ClientAddresses } from '../http/client-address.js';
 import type { StreamDefinition, StreamHandle } from '../../sdk/stream.js';
 import { parseQuery } from '../http/query-string.js';
@@ -24,13 +24,7 @@ export type { RegisteredStream };
 /** What the hub needs from the host when binding. */
 export interface StreamEnvironment {
   readonly logger: Logger;
-  readonly authenticate:
-    | ((
-        token: string | null,
-        ip: string,
-        path: string,
-      ) => AuthenticationResult | Promise<AuthenticationResult>)
-    | null;
+  readonly authenticate: Authenticate | null;
   /** Who the client is (trusted proxies applied). */
   readonly addresses: ClientAddresses;
   /** Validate published messages against the stream's schema (tests). */
@@ -177,7 +171,7 @@ export class StreamHub {
     const token = typeof raw.token === 'string' && raw.token.length > 0 ? raw.token : null;
     delete raw.token;
     if (runtime.registered.definition.auth !== 'open' && env.authenticate !== null) {
-      const auth = await env.authenticate(token, ip, path);
+      const auth = await env.authenticate({ token, ip, path, transport: 'websocket' });
       if (!auth.ok)
         return {
           query: {},

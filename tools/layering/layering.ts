@@ -5,6 +5,16 @@
  */
 import type { SourceFile } from './import-graph.js';
 
+/** The largest file and the longest function of a set of files. */
+export interface SizeFigures {
+  readonly largestFile: { readonly path: string; readonly lines: number };
+  readonly longestFunction: {
+    readonly path: string;
+    readonly name: string;
+    readonly lines: number;
+  };
+}
+
 export interface LayeringReport {
   readonly sdkUpward: string[];
   readonly crossPlugin: string[];
@@ -16,6 +26,8 @@ export interface LayeringReport {
     readonly name: string;
     readonly lines: number;
   };
+  /** The same two figures per top-level folder (core, host, plugins, …). */
+  readonly byArea: ReadonlyArray<{ readonly area: string } & SizeFigures>;
 }
 
 const segments = (path: string): string[] => path.split('/');
@@ -79,6 +91,25 @@ function coreTwoWay(files: readonly SourceFile[]): string[] {
   });
 }
 
+function sizeFigures(files: readonly SourceFile[]): SizeFigures {
+  const largest = files.reduce((a, b) => (b.lines > a.lines ? b : a));
+  const longest = files.reduce((a, b) =>
+    b.longestFunction.lines > a.longestFunction.lines ? b : a,
+  );
+  return {
+    largestFile: { path: largest.path, lines: largest.lines },
+    longestFunction: { path: longest.path, ...longest.longestFunction },
+  };
+}
+
+function byArea(files: readonly SourceFile[]): LayeringReport['byArea'] {
+  const areas = [...new Set(files.map((file) => segments(file.path)[0]!))].sort();
+  return areas.map((area) => ({
+    area,
+    ...sizeFigures(files.filter((file) => segments(file.path)[0] === area)),
+  }));
+}
+
 /** The figures of one graph. */
 export function layeringReport(files: readonly SourceFile[]): LayeringReport {
   const all = arrows(files);
@@ -92,16 +123,12 @@ export function layeringReport(files: readonly SourceFile[]): LayeringReport {
       return fromArea === 'plugins' && toArea === 'plugins' && fromPlugin !== toPlugin;
     })
     .map(([from, to]) => `${from} → ${to}`);
-  const largest = files.reduce((a, b) => (b.lines > a.lines ? b : a));
-  const longest = files.reduce((a, b) =>
-    b.longestFunction.lines > a.longestFunction.lines ? b : a,
-  );
   return {
     sdkUpward,
     crossPlugin,
     coreTwoWay: coreTwoWay(files).map((pair) => pair.replace('→', ' ↔ ')),
     cycles: importCycles(files),
-    largestFile: { path: largest.path, lines: largest.lines },
-    longestFunction: { path: longest.path, ...longest.longestFunction },
+    ...sizeFigures(files),
+    byArea: byArea(files),
   };
 }

@@ -23,6 +23,12 @@ list(
 console.log(`largest file: ${report.largestFile.path} (${report.largestFile.lines} lines)`);
 const fn = report.longestFunction;
 console.log(`longest function: ${fn.path} ${fn.name} (${fn.lines} lines)`);
+for (const { area, largestFile, longestFunction } of report.byArea) {
+  console.log(
+    `  ${area}: largest file ${largestFile.path} (${largestFile.lines}), longest function ` +
+      `${longestFunction.path} ${longestFunction.name} (${longestFunction.lines})`,
+  );
+}
 const failed =
   report.sdkUpward.length +
   report.crossPlugin.length +

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
 import { RouteTable, responseSchemas } from '../../../core/http/route-table.js';
-import { BootError } from '../../../core/plugins/boot-error.js';
+import { BootError } from '../../../core/errors/boot-error.js';
 import { defineRoute, eraseRoute } from '../../../sdk/http.js';
 
 const route = (method: 'GET' | 'POST', path: string) =>

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { loadPlugins } from '../../../core/plugins/plugin-loader.js';
-import { bootErrorCode } from '../../../core/plugins/boot-error.js';
+import { bootErrorCode } from '../../../core/errors/boot-error.js';
 import { definePlugin } from '../../../sdk/plugin.js';
 
 const plugin = (name: string, extra: Record<string, unknown> = {}) =>

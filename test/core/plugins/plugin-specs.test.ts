@@ -1,5 +1,5 @@
 import test from 'ava';
-import { bootErrorCode } from '../../../core/plugins/boot-error.js';
+import { bootErrorCode } from '../../../core/errors/boot-error.js';
 import { expandPluginSpecs } from '../../../core/plugins/plugin-specs.js';
 
 const BUILTINS = ['auth', 'supervisor'];

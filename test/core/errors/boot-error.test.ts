@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BOOT_ERROR_CODES, BootError, bootErrorCode } from '../../../core/plugins/boot-error.js';
+import { BOOT_ERROR_CODES, BootError, bootErrorCode } from '../../../core/errors/boot-error.js';
 
 test('a boot error leads its message with its stable code', (t) => {
   const error = new BootError('STACKD_DEPENDENCY_MISSING', "plugin 'a' depends on 'b'");

@@ -1,14 +1,14 @@
 /** The uWS server: routes through the pipeline, streams through the hub, 404/405 fallbacks. */
 import type { Logger } from '../../sdk/logger.js';
 import type { StreamHub, StreamEnvironment } from '../ws/stream-hub.js';
-import { errorBody } from './error-mapper.js';
-import { createRouteHandler, type PipelineEnvironment } from './request-pipeline.js';
-import { framingRefusal, refuseFraming } from './request-framing.js';
-import { sendJson } from './json-response.js';
-import { ResponseState } from './response-state.js';
-import type { RouteTable } from './route-table.js';
-import type { ProxyTable } from './proxy-table.js';
-import { createProxyHandler } from './reverse-proxy.js';
+import { errorBody } from '../http/error-mapper.js';
+import { createRouteHandler, type PipelineEnvironment } from '../http/request-pipeline.js';
+import { framingRefusal, refuseFraming } from '../http/request-framing.js';
+import { sendJson } from '../http/json-response.js';
+import { ResponseState } from '../http/response-state.js';
+import type { RouteTable } from '../http/route-table.js';
+import type { ProxyTable } from '../http/proxy-table.js';
+import { createProxyHandler } from '../http/reverse-proxy.js';
 import { socketProxyBehavior } from '../ws/proxy-socket.js';
 import {
   closeListenSocket,
@@ -16,7 +16,7 @@ import {
   listen,
   type TemplatedApp,
   type us_listen_socket,
-} from './uws-app.js';
+} from '../http/uws-app.js';
 
 const BINDERS = {
   GET: 'get',

@@ -24,6 +24,7 @@ import { diagnosticWindow, runtimeMetrics } from './diagnostic-window.js';
 import type { DocsContext } from './docs-context.js';
 import { PRODUCT_FACTS } from './product-facts.js';
 import type { LedgerEvent } from './ledger.js';
+import { PROCESS_NOT_FOUND } from './errors.js';
 
 /** What a diagnose request asks to include. */
 export interface BundleOptions {
@@ -133,7 +134,7 @@ export async function processBundle(
   const document = sources.document();
   const entry = findProcessEntry(listProcessEntries(document), processName);
   if (entry === undefined)
-    throw new NotFoundError('PROCESS_NOT_FOUND', `Process not found: ${processName}`);
+    throw new NotFoundError(PROCESS_NOT_FOUND, `Process not found: ${processName}`);
   const supervisor = sources.supervisor();
   const window = diagnosticWindow(options, sources.history());
   const bundle: Bundle = {

@@ -4,6 +4,7 @@
  * before any provider contact; model listings carry both so a picker can mark them.
  */
 import { BadRequestError, isoTime } from '../../sdk/index.js';
+import { MODEL_RETIRED, MODEL_UNSUPPORTED } from './errors.js';
 
 type Family = 'native_a' | 'native_b' | 'native_c';
 const LABEL: Record<Family, string> = {
@@ -266,11 +267,11 @@ export function rejectRetired(kind: string, model: string, today = new Date()): 
   const lifecycle = lifecycleOf(kind, model, today);
   if (lifecycle?.status === 'retired' && isFamily(kind))
     throw new BadRequestError(
-      'AI_MODEL_RETIRED',
+      MODEL_RETIRED,
       `${LABEL[kind]} ${lifecycle.model} on ${lifecycle.shutdown_date}, although it may still appear in the provider's model list. Use ${lifecycle.replacement} instead.`,
       { field: 'model' },
     );
   const compatibility = compatibilityOf(kind, model);
   if (compatibility?.status === 'unsupported')
-    throw new BadRequestError('AI_MODEL_UNSUPPORTED', compatibility.reason, { field: 'model' });
+    throw new BadRequestError(MODEL_UNSUPPORTED, compatibility.reason, { field: 'model' });
 }

@@ -6,6 +6,12 @@ import { GatewayTimeoutError, HttpError, OutboundClient } from '../../sdk/index.
 import { adapterFor } from './adapters/index.js';
 import { rejectRetired } from './lifecycle.js';
 import { MalformedAnswer, type Completion, type ProviderTarget } from './adapters/types.js';
+import {
+  PROVIDER_MALFORMED,
+  PROVIDER_TIMEOUT,
+  PROVIDER_UNREACHABLE,
+  REQUEST_CANCELLED,
+} from './errors.js';
 
 /** 502 for a provider that could not be used; `cause` is logged, never sent. */
 export class ProviderError extends HttpError {
@@ -23,7 +29,7 @@ export const UNREACHABLE_DETAIL = 'could not reach the provider';
 
 function unreachable(cause: string | Error): ProviderError {
   return new ProviderError(
-    'AI_PROVIDER_UNREACHABLE',
+    PROVIDER_UNREACHABLE,
     UNREACHABLE_DETAIL,
     typeof cause === 'string' ? new Error(cause) : cause,
   );
@@ -99,11 +105,11 @@ async function sendOnce(
       bodyTimeout: timeoutMs,
     });
   } catch (error) {
-    if (signal.aborted) throw new ProviderError('AI_REQUEST_CANCELLED', 'Request cancelled');
+    if (signal.aborted) throw new ProviderError(REQUEST_CANCELLED, 'Request cancelled');
     const timedOut = combined.aborted || /timeout/i.test(String((error as Error).name));
     if (timedOut)
       throw new GatewayTimeoutError(
-        'AI_PROVIDER_TIMEOUT',
+        PROVIDER_TIMEOUT,
         `AI provider ${target.provider} did not answer within ${clampTimeout(target.timeoutSec)} s`,
       );
     throw unreachable(error as Error);
@@ -124,7 +130,7 @@ function malformed<T>(target: ProviderTarget, parse: () => T): T {
   } catch (error) {
     if (error instanceof MalformedAnswer)
       throw new ProviderError(
-        'AI_PROVIDER_MALFORMED',
+        PROVIDER_MALFORMED,
         `AI provider ${target.provider} sent a malformed answer (${error.message})`,
       );
     throw error;

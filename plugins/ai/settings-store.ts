@@ -6,6 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { InputError, NotFoundError, type PluginStorage } from '../../sdk/index.js';
 import type { ProviderTarget } from './adapters/types.js';
 import { SecretBox } from './secret-box.js';
+import {
+  PROFILES_FULL,
+  PROFILE_NAME_INVALID,
+  PROFILE_NAME_TAKEN,
+  PROFILE_NOT_FOUND,
+} from './errors.js';
 
 const FILE = 'settings.json';
 export const MAX_PROFILES = 20;
@@ -157,7 +163,7 @@ export class SettingsStore {
         input.active_profile_id !== '' &&
         !this.state.profiles.some((p) => p.id === input.active_profile_id)
       )
-        throw new InputError('AI_PROFILE_NOT_FOUND', 'active_profile_id names no saved profile', {
+        throw new InputError(PROFILE_NOT_FOUND, 'active_profile_id names no saved profile', {
           field: 'active_profile_id',
         });
       this.state.active_profile_id = input.active_profile_id;
@@ -175,27 +181,23 @@ export class SettingsStore {
   async saveProfile(input: ProfileInput): Promise<PublicSettings> {
     const name = input.name.trim();
     if (name === '' || name.length > MAX_PROFILE_NAME)
-      throw new InputError(
-        'AI_PROFILE_NAME_INVALID',
-        `name must be 1–${MAX_PROFILE_NAME} characters`,
-        {
-          field: 'name',
-        },
-      );
+      throw new InputError(PROFILE_NAME_INVALID, `name must be 1–${MAX_PROFILE_NAME} characters`, {
+        field: 'name',
+      });
     const existing =
       input.id === undefined ? undefined : this.state.profiles.find((p) => p.id === input.id);
     if (input.id !== undefined && input.id !== '' && existing === undefined)
-      throw new NotFoundError('AI_PROFILE_NOT_FOUND', `AI profile not found: ${input.id}`);
+      throw new NotFoundError(PROFILE_NOT_FOUND, `AI profile not found: ${input.id}`);
     if (
       this.state.profiles.some((p) => p !== existing && p.name.toLowerCase() === name.toLowerCase())
     )
-      throw new InputError('AI_PROFILE_NAME_TAKEN', `A profile named ${name} exists`, {
+      throw new InputError(PROFILE_NAME_TAKEN, `A profile named ${name} exists`, {
         field: 'name',
       });
     let profile = existing;
     if (profile === undefined) {
       if (this.state.profiles.length >= MAX_PROFILES)
-        throw new InputError('AI_PROFILES_FULL', `At most ${MAX_PROFILES} profiles`, {
+        throw new InputError(PROFILES_FULL, `At most ${MAX_PROFILES} profiles`, {
           field: 'name',
         });
       profile = { ...DEFAULTS, id: randomUUID(), name, api_key_sealed: '' };
@@ -212,7 +214,7 @@ export class SettingsStore {
   async activate(id: string): Promise<PublicSettings> {
     const profile = this.state.profiles.find((p) => p.id === id);
     if (profile === undefined)
-      throw new NotFoundError('AI_PROFILE_NOT_FOUND', `AI profile not found: ${id}`);
+      throw new NotFoundError(PROFILE_NOT_FOUND, `AI profile not found: ${id}`);
     this.state.active_profile_id = id;
     Object.assign(this.state, providerFields(profile));
     await this.save();
@@ -221,7 +223,7 @@ export class SettingsStore {
 
   async remove(id: string): Promise<PublicSettings> {
     const index = this.state.profiles.findIndex((p) => p.id === id);
-    if (index < 0) throw new NotFoundError('AI_PROFILE_NOT_FOUND', `AI profile not found: ${id}`);
+    if (index < 0) throw new NotFoundError(PROFILE_NOT_FOUND, `AI profile not found: ${id}`);
     this.state.profiles.splice(index, 1);
     if (this.state.active_profile_id === id) {
       const next = this.state.profiles[0];

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UnavailableError, type Database, type SqlRow } from '../../sdk/index.js';
+import { STORAGE_LOCKED } from './errors.js';
 
 /** Delivery statuses (docs/decisions.md §22). */
 export type DeliveryStatus = 'queued' | 'retrying' | 'completed' | 'failed' | 'suppressed';
@@ -181,7 +182,7 @@ export class DeliveryStore {
   }
 
   private use<T>(work: (db: Database) => T): T {
-    if (!this.available) throw new UnavailableError('NOTIFICATIONS_STORAGE_LOCKED', UNAVAILABLE);
+    if (!this.available) throw new UnavailableError(STORAGE_LOCKED, UNAVAILABLE);
     try {
       return work(this.db as Database);
     } catch (error) {
@@ -190,7 +191,7 @@ export class DeliveryStore {
         this.locked = true;
         this.lastTry = Date.now();
         this.onLocked(String(error));
-        throw new UnavailableError('NOTIFICATIONS_STORAGE_LOCKED', UNAVAILABLE);
+        throw new UnavailableError(STORAGE_LOCKED, UNAVAILABLE);
       }
       throw error;
     }

@@ -15,6 +15,7 @@ import {
   type JsonRecord,
 } from '../../sdk/index.js';
 import { NotificationsConfig } from './config.js';
+import { CONFIG_INVALID, SERVICE_UNKNOWN } from './errors.js';
 
 /** The slice of a document, defaults applied (invalid parts fall back to defaults). */
 export function currentSettings(document: Readonly<JsonRecord>): NotificationsConfig {
@@ -62,13 +63,9 @@ export function mergeSettings(
   const seen = new Set<string>();
   merged.destinations = destinations.map((raw, index) => {
     if (!isJsonRecord(raw))
-      throw new BadRequestError(
-        'NOTIFICATIONS_CONFIG_INVALID',
-        `destinations[${index}] must be an object`,
-        {
-          field: `config.destinations[${index}]`,
-        },
-      );
+      throw new BadRequestError(CONFIG_INVALID, `destinations[${index}] must be an object`, {
+        field: `config.destinations[${index}]`,
+      });
     // The GET booleans are answers, not settings.
     const rest: JsonRecord = { ...raw };
     delete rest.url_configured;
@@ -78,7 +75,7 @@ export function mergeSettings(
         ? rest.id.trim()
         : randomUUID().replace(/-/g, '');
     if (seen.has(id))
-      throw new BadRequestError('NOTIFICATIONS_CONFIG_INVALID', `Duplicate destination id: ${id}`, {
+      throw new BadRequestError(CONFIG_INVALID, `Duplicate destination id: ${id}`, {
         field: `config.destinations[${index}].id`,
       });
     seen.add(id);
@@ -99,7 +96,7 @@ export function mergeSettings(
     const unknown = names.filter((name) => !enabled.includes(name));
     if (unknown.length > 0)
       throw new BadRequestError(
-        'NOTIFICATIONS_SERVICE_UNKNOWN',
+        SERVICE_UNKNOWN,
         `Notification service filters may only include currently enabled services: ${unknown.join(', ')}`,
         { field: `config.destinations[${index}].service_names` },
       );
@@ -111,7 +108,7 @@ export function mergeSettings(
   const first = failures[0];
   if (first !== undefined)
     throw new BadRequestError(
-      'NOTIFICATIONS_CONFIG_INVALID',
+      CONFIG_INVALID,
       `Invalid notification configuration at ${first.field === '' ? 'root' : first.field}: ${first.message}`,
       { field: first.field === '' ? 'config' : `config.${first.field}` },
     );

@@ -13,6 +13,7 @@ import {
   type JsonRecord,
 } from '../../sdk/index.js';
 import { syncConfigOf, type SyncConfig } from './config.js';
+import { CONFIG_INVALID, OPTION_UNSUPPORTED } from './errors.js';
 
 /** What stackd always does, in the dashboard's option names. */
 const FIXED_OPTIONS = {
@@ -28,7 +29,7 @@ const field = (path: string) => `updates.seerr_sync.${path}`;
 function text(value: unknown, path: string): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string')
-    throw new InputError('SYNC_CONFIG_INVALID', `${path} must be a string`, { field: field(path) });
+    throw new InputError(CONFIG_INVALID, `${path} must be a string`, { field: field(path) });
   return value.trim();
 }
 
@@ -63,7 +64,7 @@ function write(draft: JsonRecord, update: JsonRecord): void {
     const seconds = Number(update.poll_interval_seconds);
     if (!Number.isInteger(seconds) || seconds < 5)
       throw new InputError(
-        'SYNC_CONFIG_INVALID',
+        CONFIG_INVALID,
         'poll_interval_seconds must be a whole number of at least 5',
         { field: field('poll_interval_seconds') },
       );
@@ -83,12 +84,12 @@ function write(draft: JsonRecord, update: JsonRecord): void {
     next.subordinates = update.external_subordinates.map((entry: unknown, index) => {
       const path = `external_subordinates.${index}`;
       if (!isJsonRecord(entry))
-        throw new InputError('SYNC_CONFIG_INVALID', `${path} must be an object`, {
+        throw new InputError(CONFIG_INVALID, `${path} must be an object`, {
           field: field(path),
         });
       const url = text(entry.url, `${path}.url`);
       if (url === '')
-        throw new InputError('SYNC_CONFIG_INVALID', `${path}.url is required`, {
+        throw new InputError(CONFIG_INVALID, `${path}.url is required`, {
           field: field(`${path}.url`),
         });
       const previous =
@@ -107,17 +108,15 @@ function write(draft: JsonRecord, update: JsonRecord): void {
     for (const [name, value] of Object.entries(FIXED_OPTIONS))
       if (options[name] !== undefined && options[name] !== value)
         throw new InputError(
-          'SYNC_OPTION_UNSUPPORTED',
+          OPTION_UNSUPPORTED,
           `options.${name}: stackd always ${value ? 'does this' : 'skips this'}; it cannot be turned ${value ? 'off' : 'on'}`,
           { field: field(`options.${name}`) },
         );
     if (options.user_mapping !== undefined) {
       if (options.user_mapping !== 'admin' && options.user_mapping !== 'email_match')
-        throw new InputError(
-          'SYNC_CONFIG_INVALID',
-          'options.user_mapping must be admin or email_match',
-          { field: field('options.user_mapping') },
-        );
+        throw new InputError(CONFIG_INVALID, 'options.user_mapping must be admin or email_match', {
+          field: field('options.user_mapping'),
+        });
       next.user_mapping = options.user_mapping;
     }
   }

@@ -8,6 +8,7 @@ import {
   FollowUpBody,
   FollowUpResponse,
 } from '../schemas.js';
+import { PROCESS_NAME_REQUIRED } from '../errors.js';
 
 /** The flag DUMB's dashboard reads before it offers its AI page: the diagnosis routes set it. */
 const CAPABILITY = 'ai_diagnostics';
@@ -25,7 +26,7 @@ export function diagnoseRoute(service: DiagnosisService) {
     },
     handler: (request) => {
       if (request.body.process_name.trim() === '')
-        throw new InputError('AI_PROCESS_NAME_REQUIRED', 'process_name is required', {
+        throw new InputError(PROCESS_NAME_REQUIRED, 'process_name is required', {
           field: 'process_name',
         });
       return service.diagnose(request.body, request.signal);

@@ -1,8 +1,6 @@
 /** `GET /ai/presets`: prompt presets grouped under service and stack. */
-import { Type, defineRoute } from '../../../sdk/index.js';
-
-const Preset = Type.Object({ id: Type.String(), label: Type.String(), question: Type.String() });
-const PresetsResponse = Type.Object({ service: Type.Array(Preset), stack: Type.Array(Preset) });
+import { defineRoute } from '../../../sdk/index.js';
+import { PresetsResponse } from '../schemas.js';
 
 const PRESETS = {
   service: [

@@ -114,9 +114,9 @@ const sizeExceptions = [
     files: [
       'core/http/reverse-proxy.ts',
       'core/lifecycle/host-runtime.ts',
-      'plugins/ai/bundle.ts',
-      'plugins/ai/diagnostic-window.ts',
-      'plugins/ai/stack-bundle.ts',
+      'plugins/ai/bundle/bundle.ts',
+      'plugins/ai/bundle/diagnostic-window.ts',
+      'plugins/ai/bundle/stack-bundle.ts',
       'plugins/graph/conditional-map.ts',
       'plugins/graph/stack-graph.ts',
       'plugins/graph/startup-plan.ts',

@@ -7,12 +7,12 @@ import {
   type Bundle,
   type BundleSources,
   type BundleOptions,
-} from './bundle.js';
-import { IDENTITY_ANSWER, isIdentityQuestion } from './product-facts.js';
-import { compactStack, stackBundle } from './stack-bundle.js';
-import { complete } from './provider-client.js';
+} from './bundle/bundle.js';
+import { IDENTITY_ANSWER, isIdentityQuestion } from './bundle/product-facts.js';
+import { compactStack, stackBundle } from './bundle/stack-bundle.js';
+import { complete } from './provider/provider-client.js';
 import type { SessionStore } from './sessions.js';
-import type { SettingsStore } from './settings-store.js';
+import type { SettingsStore } from './settings/settings-store.js';
 import { SESSION_NOT_FOUND } from './errors.js';
 
 const SYSTEM_PROMPT =

@@ -5,7 +5,7 @@
  * Pages are scored against the question and the process (+80 for a page about the process,
  * +10 per keyword found, +2 per matching path word), the best six kept within `max_docs_chars`.
  */
-import { compareText } from '../../sdk/index.js';
+import { compareText } from '../../../sdk/index.js';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 

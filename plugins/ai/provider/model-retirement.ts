@@ -3,8 +3,8 @@
  * retired model, or one that cannot return diagnostic text, is rejected with 400 and guidance
  * before any provider contact; model listings carry both so a picker can mark them.
  */
-import { BadRequestError, isoTime } from '../../sdk/index.js';
-import { MODEL_RETIRED, MODEL_UNSUPPORTED } from './errors.js';
+import { BadRequestError, isoTime } from '../../../sdk/index.js';
+import { MODEL_RETIRED, MODEL_UNSUPPORTED } from '../errors.js';
 
 type Family = 'native_a' | 'native_b' | 'native_c';
 const LABEL: Record<Family, string> = {

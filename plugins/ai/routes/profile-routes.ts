@@ -1,8 +1,8 @@
 /** Provider profiles: save (create/update, made active), activate, delete. */
 import { ErrorBody, defineRoute } from '../../../sdk/index.js';
-import { checkProviderUrl } from '../provider-client.js';
+import { checkProviderUrl } from '../provider/provider-client.js';
 import { ProfileBody, ProfileParams, PublicSettings } from '../schemas.js';
-import type { SettingsStore } from '../settings-store.js';
+import type { SettingsStore } from '../settings/settings-store.js';
 
 export function saveProfileRoute(store: SettingsStore) {
   return defineRoute({

@@ -3,7 +3,7 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { docsContext, scorePages, sectionsOf } from '../../../plugins/ai/docs-context.js';
+import { docsContext, scorePages, sectionsOf } from '../../../../plugins/ai/bundle/docs-context.js';
 
 const README = `# stackd
 

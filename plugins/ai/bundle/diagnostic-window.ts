@@ -3,13 +3,13 @@
  * is compared with, and the runtime metrics of one process summarised over both from the
  * metrics history (CPU, RSS, PIDs seen, restarts indicated, percent changes).
  */
-import { isoTime } from '../../sdk/index.js';
+import { isoTime } from '../../../sdk/index.js';
 import type {
   MetricsHistoryPage,
   MetricsHistoryQuery,
   MetricsSnapshotView,
-} from '../../sdk/contracts/metrics-feed.js';
-import type { LedgerEvent } from './ledger.js';
+} from '../../../sdk/contracts/metrics-feed.js';
+import type { LedgerEvent } from '../ledger.js';
 
 const HOUR_MS = 3_600_000;
 const MIN_SINCE_CHANGE_MS = 900_000;

@@ -1,8 +1,8 @@
 /** `GET/PUT /ai/settings`: public settings (no key) and saving them. */
 import { defineRoute } from '../../../sdk/index.js';
-import { checkProviderUrl } from '../provider-client.js';
+import { checkProviderUrl } from '../provider/provider-client.js';
 import { PublicSettings, SettingsBody } from '../schemas.js';
-import type { SettingsStore } from '../settings-store.js';
+import type { SettingsStore } from '../settings/settings-store.js';
 
 const CAPABILITY = 'ai_provider_profiles';
 

@@ -18,13 +18,16 @@ import {
   type MetricsSnapshot,
   type ProcessEntry,
   type ProcessSupervisor,
-} from '../../sdk/index.js';
-import type { MetricsHistoryPage, MetricsHistoryQuery } from '../../sdk/contracts/metrics-feed.js';
+} from '../../../sdk/index.js';
+import type {
+  MetricsHistoryPage,
+  MetricsHistoryQuery,
+} from '../../../sdk/contracts/metrics-feed.js';
 import { diagnosticWindow, runtimeMetrics } from './diagnostic-window.js';
 import type { DocsContext } from './docs-context.js';
 import { PRODUCT_FACTS } from './product-facts.js';
-import type { LedgerEvent } from './ledger.js';
-import { PROCESS_NOT_FOUND } from './errors.js';
+import type { LedgerEvent } from '../ledger.js';
+import { PROCESS_NOT_FOUND } from '../errors.js';
 
 /** What a diagnose request asks to include. */
 export interface BundleOptions {

@@ -2,16 +2,16 @@
  * Sends adapter-built requests through the sdk's outbound client (the outbound policy applies to
  * every connection and redirect) with the clamped timeout and the caller's signal.
  */
-import { GatewayTimeoutError, HttpError, OutboundClient } from '../../sdk/index.js';
-import { adapterFor } from './adapters/index.js';
-import { rejectRetired } from './lifecycle.js';
-import { MalformedAnswer, type Completion, type ProviderTarget } from './adapters/types.js';
+import { GatewayTimeoutError, HttpError, OutboundClient } from '../../../sdk/index.js';
+import { adapterFor } from '../adapters/index.js';
+import { rejectRetired } from './model-retirement.js';
+import { MalformedAnswer, type Completion, type ProviderTarget } from '../adapters/types.js';
 import {
   PROVIDER_MALFORMED,
   PROVIDER_TIMEOUT,
   PROVIDER_UNREACHABLE,
   REQUEST_CANCELLED,
-} from './errors.js';
+} from '../errors.js';
 
 /** 502 for a provider that could not be used; `cause` is logged, never sent. */
 export class ProviderError extends HttpError {

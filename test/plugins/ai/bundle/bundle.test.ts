@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { logFindings, processBundle, scrubBundle } from '../../../plugins/ai/bundle.js';
-import type { ProcessSupervisor } from '../../../sdk/index.js';
+import { logFindings, processBundle, scrubBundle } from '../../../../plugins/ai/bundle/bundle.js';
+import type { ProcessSupervisor } from '../../../../sdk/index.js';
 
 test('the deep scan keeps the telling lines of the whole window, not only the tail', (t) => {
   const window = ['starting', 'ERROR: database is locked', ...Array(500).fill('ok'), 'tail'].join(

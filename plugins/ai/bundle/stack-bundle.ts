@@ -4,7 +4,7 @@
  * the telling lines of their logs, each service's runtime metrics over the window, which sources
  * were available (and so how confident an answer can be), docs excerpts and change history.
  */
-import { isoTime, listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
+import { isoTime, listProcessEntries, type ProcessEntry } from '../../../sdk/index.js';
 import {
   logFindings,
   redactedBlock,

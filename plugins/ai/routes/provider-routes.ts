@@ -2,10 +2,10 @@
 import { ErrorBody, defineRoute } from '../../../sdk/index.js';
 import type { ProviderTarget } from '../adapters/types.js';
 import { adapterFor } from '../adapters/index.js';
-import { compatibilityOf, lifecycleOf } from '../lifecycle.js';
-import { checkProviderUrl, complete, listModels } from '../provider-client.js';
+import { compatibilityOf, lifecycleOf } from '../provider/model-retirement.js';
+import { checkProviderUrl, complete, listModels } from '../provider/provider-client.js';
 import { ModelsResponse, ProviderBody, TestResponse } from '../schemas.js';
-import type { SettingsStore } from '../settings-store.js';
+import type { SettingsStore } from '../settings/settings-store.js';
 
 type ProviderInput = {
   provider?: string;

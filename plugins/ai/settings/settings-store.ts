@@ -3,15 +3,15 @@
  * API keys are write-only: stored AES-256-GCM sealed, never returned.
  */
 import { randomUUID } from 'node:crypto';
-import { InputError, NotFoundError, type PluginStorage } from '../../sdk/index.js';
-import type { ProviderTarget } from './adapters/types.js';
+import { InputError, NotFoundError, type PluginStorage } from '../../../sdk/index.js';
+import type { ProviderTarget } from '../adapters/types.js';
 import { SecretBox } from './secret-box.js';
 import {
   PROFILES_FULL,
   PROFILE_NAME_INVALID,
   PROFILE_NAME_TAKEN,
   PROFILE_NOT_FOUND,
-} from './errors.js';
+} from '../errors.js';
 
 const FILE = 'settings.json';
 export const MAX_PROFILES = 20;

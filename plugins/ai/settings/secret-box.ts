@@ -1,6 +1,6 @@
 /** AES-256-GCM for API keys at rest; the key lives in `<data-dir>/ai-diagnostics/secret.key` (0600). */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { PluginStorage } from '../../sdk/index.js';
+import type { PluginStorage } from '../../../sdk/index.js';
 
 const KEY_FILE = 'secret.key';
 

@@ -78,7 +78,7 @@ const sizeExceptions = [
     // cause, listed below) and the dashboard driver (the same).
     files: [
       'core/lifecycle/host-runtime.ts',
-      'plugins/notifications/delivery-store.ts',
+      'plugins/notifications/delivery/delivery-store.ts',
       'plugins/symlinks/repair-run.ts',
       'tools/check-dashboard/drive.ts',
       // The process runner and the supervisor took adoption and per-launch cgroups in the same
@@ -124,9 +124,9 @@ const sizeExceptions = [
       'plugins/metrics/history/series-row.ts',
       'plugins/metrics/system/system-collector.ts',
       'plugins/metrics/wire/history-series.ts',
-      'plugins/notifications/router.ts',
+      'plugins/notifications/events/event-routing.ts',
       'plugins/notifications/settings.ts',
-      'plugins/notifications/threshold-monitor.ts',
+      'plugins/notifications/events/threshold-monitor.ts',
       'plugins/onboarding/service-config/python-check.ts',
       'plugins/onboarding/start/plan-block.ts',
       'plugins/onboarding/start/start-plan.ts',

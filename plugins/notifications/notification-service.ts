@@ -11,9 +11,9 @@ import {
   type NotableEvent,
 } from '../../sdk/index.js';
 import type { NotificationsConfig } from './config.js';
-import type { DeliveryRecord, DeliveryStore } from './delivery-store.js';
-import type { DeliveryWorker } from './delivery-worker.js';
-import { routeEvent } from './router.js';
+import type { DeliveryRecord, DeliveryStore } from './delivery/delivery-store.js';
+import type { DeliveryWorker } from './delivery/delivery-worker.js';
+import { routeEvent } from './events/event-routing.js';
 import { DESTINATION_UNKNOWN, NO_DESTINATION, SEVERITY_UNSUPPORTED } from './errors.js';
 
 const TEST_WAIT_MS = 15_000;

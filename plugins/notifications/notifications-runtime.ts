@@ -12,12 +12,12 @@ import {
   type PluginContext,
 } from '../../sdk/index.js';
 import type { NotificationsConfig } from './config.js';
-import { DeliveryStore } from './delivery-store.js';
-import { DeliveryWorker } from './delivery-worker.js';
+import { DeliveryStore } from './delivery/delivery-store.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { NotificationService } from './notification-service.js';
-import { ProcessEventTranslator } from './process-events.js';
+import { ProcessEventTranslator } from './events/process-events.js';
 import { currentSettings } from './settings.js';
-import { ThresholdMonitor } from './threshold-monitor.js';
+import { ThresholdMonitor } from './events/threshold-monitor.js';
 
 /** File name of the delivery database inside the plugin's storage folder. */
 export const DATABASE_FILE = 'notifications.sqlite';

@@ -3,7 +3,7 @@
  * attempt, a restart that worked, and giving up. Destination cooldowns keep a flapping process
  * to one notification per cooldown.
  */
-import type { NotableEvent, ProcessState } from '../../sdk/index.js';
+import type { NotableEvent, ProcessState } from '../../../sdk/index.js';
 
 /** Turns state changes into events (it remembers each process's previous status). */
 export class ProcessEventTranslator {

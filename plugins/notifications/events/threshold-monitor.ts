@@ -4,8 +4,8 @@
  * has held for duration_sec, and once more when it recovers; the first check after start is a
  * baseline that sends nothing. Conditions of paths no longer reported are forgotten.
  */
-import type { MetricsSnapshot, NotableEvent } from '../../sdk/index.js';
-import type { Thresholds } from './config.js';
+import type { MetricsSnapshot, NotableEvent } from '../../../sdk/index.js';
+import type { Thresholds } from '../config.js';
 
 interface Reading {
   readonly key: string;

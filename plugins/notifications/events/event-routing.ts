@@ -5,9 +5,9 @@
  * `suppressed`. Forced sends (test, send) skip the filters and cooldowns.
  */
 import { randomUUID } from 'node:crypto';
-import { NOTABLE_SEVERITIES, redactText, type NotableEvent } from '../../sdk/index.js';
-import type { Destination, NotificationsConfig } from './config.js';
-import type { DeliveryRecord, DeliveryStore } from './delivery-store.js';
+import { NOTABLE_SEVERITIES, redactText, type NotableEvent } from '../../../sdk/index.js';
+import type { Destination, NotificationsConfig } from '../config.js';
+import type { DeliveryRecord, DeliveryStore } from '../delivery/delivery-store.js';
 
 /** How an event is sent. */
 export interface RouteOptions {

@@ -2,7 +2,7 @@
  * Discord webhook: one embed (title ≤ 256, description ≤ 4096 characters) coloured by severity,
  * the event type and service in the footer.
  */
-import { isoTime } from '../../../sdk/index.js';
+import { isoTime } from '../../../../sdk/index.js';
 import type { PayloadBuilder } from './types.js';
 
 const COLOURS: Record<string, number> = {

@@ -5,7 +5,7 @@
  * address the policy refuses, any other status: the request itself is wrong).
  */
 import type * as Undici from 'undici';
-import { isOutboundRefused, redactText, type OutboundClient } from '../../sdk/index.js';
+import { isOutboundRefused, redactText, type OutboundClient } from '../../../sdk/index.js';
 import type { OutboundRequest } from './payloads/index.js';
 
 /** The outcome of one attempt. */

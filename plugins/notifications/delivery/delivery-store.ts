@@ -5,8 +5,8 @@
  * the background every few seconds so a lock never costs a restart.
  */
 import { randomUUID } from 'node:crypto';
-import { UnavailableError, type Database, type SqlRow } from '../../sdk/index.js';
-import { STORAGE_LOCKED } from './errors.js';
+import { UnavailableError, type Database, type SqlRow } from '../../../sdk/index.js';
+import { STORAGE_LOCKED } from '../errors.js';
 
 /** Delivery statuses (docs/decisions.md §22). */
 export type DeliveryStatus = 'queued' | 'retrying' | 'completed' | 'failed' | 'suppressed';

@@ -5,8 +5,8 @@
  * a 4xx other than 408/429. Rows only change state in SQLite, so a restart (or a SIGKILL)
  * resumes where it stopped.
  */
-import type { Logger, OutboundClient } from '../../sdk/index.js';
-import type { NotificationsConfig } from './config.js';
+import type { Logger, OutboundClient } from '../../../sdk/index.js';
+import type { NotificationsConfig } from '../config.js';
 import type { DeliveryStore } from './delivery-store.js';
 import { PAYLOADS } from './payloads/index.js';
 import { send } from './sender.js';

@@ -3,7 +3,7 @@ import { definePlugin, OutboundClient } from '../../sdk/index.js';
 import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
 import { seerrSyncView } from './dashboard-view.js';
 import { syncRoutes } from './routes/sync-routes.js';
-import { SyncService } from './service.js';
+import { SyncService } from './replicator.js';
 import { resolveSubordinates } from './subordinates.js';
 
 export default definePlugin({

@@ -13,7 +13,7 @@ import {
   TestBody,
   TestResponse,
 } from '../schemas.js';
-import type { SyncService } from '../service.js';
+import type { SyncService } from '../replicator.js';
 
 const tags = ['request-sync'];
 

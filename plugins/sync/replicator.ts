@@ -1,6 +1,7 @@
 /**
- * The sync service: owns the state, the timer and the remote clients. A cycle never overlaps
- * itself; state is written atomically only when a cycle changed it (an idle poll writes nothing).
+ * The replicator: the poll loop of request sync. It owns the state, the timer and the remote
+ * clients. A cycle never overlaps itself; state is written atomically only when a cycle changed
+ * it (an idle poll writes nothing).
  */
 import {
   isoSeconds,
@@ -32,7 +33,7 @@ export interface SyncStatus {
   subordinates?: Record<string, { synced: number; failed: number }>;
 }
 
-export class SyncService {
+export class Replicator {
   private state: SyncState | undefined;
   private config: SyncConfig | undefined;
   private timer: NodeJS.Timeout | undefined;

@@ -10,7 +10,7 @@ import type { Destination, NotificationsConfig } from '../config.js';
 import type { DeliveryRecord, DeliveryStore } from '../delivery/delivery-store.js';
 
 /** How an event is sent. */
-export interface RouteOptions {
+export interface EventRoutingOptions {
   readonly forced: boolean;
   /** Only these destinations (test, send). */
   readonly destinationIds?: readonly string[] | null;
@@ -23,7 +23,11 @@ const rank = (severity: string): number => {
   return index < 0 ? 0 : index;
 };
 
-function matches(destination: Destination, event: NotableEvent, options: RouteOptions): boolean {
+function matches(
+  destination: Destination,
+  event: NotableEvent,
+  options: EventRoutingOptions,
+): boolean {
   if (options.destinationIds != null && !options.destinationIds.includes(destination.id))
     return false;
   if (!destination.enabled && options.allowDisabled !== true) return false;
@@ -57,7 +61,7 @@ export function routeEvent(
   store: DeliveryStore,
   config: NotificationsConfig,
   event: NotableEvent,
-  options: RouteOptions,
+  options: EventRoutingOptions,
 ): DeliveryRecord[] {
   const eventId = randomUUID().replace(/-/g, '');
   const title = redactText(event.title).slice(0, 300);

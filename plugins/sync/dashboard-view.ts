@@ -56,10 +56,8 @@ function read(document: Readonly<JsonRecord>): JsonRecord {
   };
 }
 
-function write(draft: JsonRecord, update: JsonRecord): void {
-  const stored = syncConfigOf(draft);
-  const next: SyncConfig = { ...stored };
-  if (update.enabled !== undefined) next.enabled = update.enabled === true;
+/** The poll interval: a whole number of seconds, at least 5. */
+function writeInterval(next: SyncConfig, update: JsonRecord): void {
   if (update.poll_interval_seconds !== undefined) {
     const seconds = Number(update.poll_interval_seconds);
     if (!Number.isInteger(seconds) || seconds < 5)
@@ -70,6 +68,10 @@ function write(draft: JsonRecord, update: JsonRecord): void {
       );
     next.poll_interval_seconds = seconds;
   }
+}
+
+/** The primary: set when switched on with a URL, removed otherwise. */
+function writePrimary(next: SyncConfig, stored: SyncConfig, update: JsonRecord): void {
   const primary = update.external_primary;
   if (isJsonRecord(primary)) {
     const url = text(primary.url, 'external_primary.url');
@@ -80,6 +82,10 @@ function write(draft: JsonRecord, update: JsonRecord): void {
       };
     else delete next.primary;
   }
+}
+
+/** The subordinates, matched to the stored ones by URL (else position) for their key and label. */
+function writeSubordinates(next: SyncConfig, stored: SyncConfig, update: JsonRecord): void {
   if (Array.isArray(update.external_subordinates)) {
     next.subordinates = update.external_subordinates.map((entry: unknown, index) => {
       const path = `external_subordinates.${index}`;
@@ -103,6 +109,10 @@ function write(draft: JsonRecord, update: JsonRecord): void {
       };
     });
   }
+}
+
+/** The options: the fixed ones may only be posted as stackd behaves; user_mapping is free. */
+function writeOptions(next: SyncConfig, update: JsonRecord): void {
   const options = update.options;
   if (isJsonRecord(options)) {
     for (const [name, value] of Object.entries(FIXED_OPTIONS))
@@ -120,6 +130,16 @@ function write(draft: JsonRecord, update: JsonRecord): void {
       next.user_mapping = options.user_mapping;
     }
   }
+}
+
+function write(draft: JsonRecord, update: JsonRecord): void {
+  const stored = syncConfigOf(draft);
+  const next: SyncConfig = { ...stored };
+  if (update.enabled !== undefined) next.enabled = update.enabled === true;
+  writeInterval(next, update);
+  writePrimary(next, stored, update);
+  writeSubordinates(next, stored, update);
+  writeOptions(next, update);
   const host = isJsonRecord(draft.stackd) ? draft.stackd : (draft.stackd = {});
   const written: JsonRecord = isJsonRecord(host.sync) ? host.sync : {};
   host.sync = { ...written, ...next };

@@ -23,7 +23,7 @@ import type {
   MetricsHistoryPage,
   MetricsHistoryQuery,
 } from '../../../sdk/contracts/metrics-feed.js';
-import { diagnosticWindow, runtimeMetrics } from './diagnostic-window.js';
+import { diagnosticWindow, runtimeMetrics, type DiagnosticWindow } from './diagnostic-window.js';
 import type { DocsContext } from './docs-context.js';
 import { PRODUCT_FACTS } from './product-facts.js';
 import type { LedgerEvent } from '../ledger.js';
@@ -128,38 +128,20 @@ export function scrubBundle(bundle: Bundle, document: JsonRecord): Bundle {
   return scrub(bundle) as Bundle;
 }
 
-/** The bundle of one process. */
-export async function processBundle(
-  sources: BundleSources,
-  processName: string,
-  options: BundleOptions,
-): Promise<Bundle> {
-  const document = sources.document();
-  const entry = findProcessEntry(listProcessEntries(document), processName);
-  if (entry === undefined)
-    throw new NotFoundError(PROCESS_NOT_FOUND, `Process not found: ${processName}`);
-  const supervisor = sources.supervisor();
-  const window = diagnosticWindow(options, sources.history());
-  const bundle: Bundle = {
-    generated_at: isoTime(),
-    product: PRODUCT_FACTS,
-    process_name: entry.process_name,
-    config_key: entry.config_key,
-    state: supervisor?.state(entry.process_name) ?? null,
-    diagnostic_window: window,
-  };
-  if (options.include_service_config !== false) bundle.service_config = redactedBlock(entry);
-  if (options.include_logs !== false) {
-    const file = supervisor?.logFile(entry.process_name) ?? null;
-    const window = file === null ? '' : await scanWindow(file, options.max_log_scan_mb ?? 4);
-    bundle.logs = window.slice(-(options.max_log_chars ?? 12000));
-    // The deep scan: telling lines of the whole window, also those older than the tail.
-    bundle.log_findings = logFindings(window);
-  }
+/** The log tail, and the telling lines of the whole scanned window. */
+async function addLogs(bundle: Bundle, file: string | null, options: BundleOptions): Promise<void> {
+  const window = file === null ? '' : await scanWindow(file, options.max_log_scan_mb ?? 4);
+  bundle.logs = window.slice(-(options.max_log_chars ?? 12000));
+  // The deep scan: telling lines of the whole window, also those older than the tail.
+  bundle.log_findings = logFindings(window);
+}
+
+/** The process's runtime dependency groups and latest metrics, when those plugins run. */
+function addLiveContext(bundle: Bundle, sources: BundleSources, processName: string): void {
   const graph = sources.graph?.();
   if (graph !== undefined) {
     try {
-      bundle.dependency_groups = graph.parallelGroups(entry.process_name, 'runtime');
+      bundle.dependency_groups = graph.parallelGroups(processName, 'runtime');
     } catch {
       bundle.dependency_groups = [];
     }
@@ -169,10 +151,20 @@ export async function processBundle(
     const processes = snapshot.collectors.processes as Record<string, unknown> | undefined;
     bundle.metrics = {
       at: snapshot.timestamp,
-      process: processes?.[entry.process_name] ?? null,
+      process: processes?.[processName] ?? null,
       system: snapshot.collectors.system ?? null,
     };
   }
+}
+
+/** The optional parts the request did not switch off: docs, metrics history, changes, native. */
+async function addOptionalParts(
+  bundle: Bundle,
+  sources: BundleSources,
+  entry: ProcessEntry,
+  options: BundleOptions,
+  window: DiagnosticWindow,
+): Promise<void> {
   if (options.include_docs_context !== false && sources.docs !== undefined)
     bundle.docs_context = await sources.docs(
       {
@@ -195,6 +187,33 @@ export async function processBundle(
       available: false,
       reason: 'No native collector for this service; the generic diagnostics above apply.',
     };
+}
+
+/** The bundle of one process. */
+export async function processBundle(
+  sources: BundleSources,
+  processName: string,
+  options: BundleOptions,
+): Promise<Bundle> {
+  const document = sources.document();
+  const entry = findProcessEntry(listProcessEntries(document), processName);
+  if (entry === undefined)
+    throw new NotFoundError(PROCESS_NOT_FOUND, `Process not found: ${processName}`);
+  const supervisor = sources.supervisor();
+  const window = diagnosticWindow(options, sources.history());
+  const bundle: Bundle = {
+    generated_at: isoTime(),
+    product: PRODUCT_FACTS,
+    process_name: entry.process_name,
+    config_key: entry.config_key,
+    state: supervisor?.state(entry.process_name) ?? null,
+    diagnostic_window: window,
+  };
+  if (options.include_service_config !== false) bundle.service_config = redactedBlock(entry);
+  if (options.include_logs !== false)
+    await addLogs(bundle, supervisor?.logFile(entry.process_name) ?? null, options);
+  addLiveContext(bundle, sources, entry.process_name);
+  await addOptionalParts(bundle, sources, entry, options, window);
   bundle.recommendations = recommendationsOf(bundle);
   bundle.diagnostic_coverage = processCoverageOf(bundle);
   return scrubBundle(bundle, document);

@@ -110,6 +110,23 @@ const change = (now: number | undefined, before: number | undefined) =>
     ? undefined
     : Math.round(((now - before) / before) * 10_000) / 100;
 
+/** Both periods of the window and how the averages moved between them (in percent). */
+function compared(page: MetricsHistoryPage, window: DiagnosticWindow, processName: string) {
+  const current = periodOf(page.items, window.current, processName);
+  const baseline =
+    window.baseline === null ? null : periodOf(page.items, window.baseline, processName);
+  const cpu = change(current.cpu_percent?.average, baseline?.cpu_percent?.average);
+  const rss = change(current.rss_bytes?.average, baseline?.rss_bytes?.average);
+  return {
+    current,
+    ...(baseline === null ? {} : { baseline }),
+    changes: {
+      ...(cpu === undefined ? {} : { cpu_percent_average_percent: cpu }),
+      ...(rss === undefined ? {} : { rss_bytes_average_percent: rss }),
+    },
+  };
+}
+
 /** Runtime metrics of one process over the window, or why there are none. */
 export async function runtimeMetrics(
   read: ((query: MetricsHistoryQuery) => Promise<MetricsHistoryPage>) | undefined,
@@ -129,21 +146,7 @@ export async function runtimeMetrics(
         available: false,
         reason: 'No metrics history for this window (history disabled or just started).',
       };
-    const current = periodOf(page.items, window.current, processName);
-    const baseline =
-      window.baseline === null ? null : periodOf(page.items, window.baseline, processName);
-    const cpu = change(current.cpu_percent?.average, baseline?.cpu_percent?.average);
-    const rss = change(current.rss_bytes?.average, baseline?.rss_bytes?.average);
-    return {
-      available: true,
-      truncated: page.truncated,
-      current,
-      ...(baseline === null ? {} : { baseline }),
-      changes: {
-        ...(cpu === undefined ? {} : { cpu_percent_average_percent: cpu }),
-        ...(rss === undefined ? {} : { rss_bytes_average_percent: rss }),
-      },
-    };
+    return { available: true, truncated: page.truncated, ...compared(page, window, processName) };
   } catch (error) {
     return { available: false, reason: (error as Error).message };
   }

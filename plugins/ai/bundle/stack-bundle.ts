@@ -4,7 +4,12 @@
  * the telling lines of their logs, each service's runtime metrics over the window, which sources
  * were available (and so how confident an answer can be), docs excerpts and change history.
  */
-import { isoTime, listProcessEntries, type ProcessEntry } from '../../../sdk/index.js';
+import {
+  isoTime,
+  listProcessEntries,
+  type ProcessEntry,
+  type ProcessSupervisor,
+} from '../../../sdk/index.js';
 import {
   logFindings,
   redactedBlock,
@@ -83,6 +88,33 @@ function logTargets(rows: readonly ServiceRow[], question: string): string[] {
   );
 }
 
+/**
+ * The log tails and findings of the target services: the tail a quarter of max_log_chars
+ * (500–8000 characters), the scan budget shared out between the targets.
+ */
+async function addLogs(
+  bundle: Bundle,
+  supervisor: ProcessSupervisor,
+  targets: readonly string[],
+  options: BundleOptions,
+): Promise<void> {
+  const tail = Math.min(8000, Math.max(500, Math.floor((options.max_log_chars ?? 12000) / 4)));
+  const perService = Math.max(
+    1,
+    Math.floor((options.max_log_scan_mb ?? 8) / Math.max(1, targets.length)),
+  );
+  const logs: Record<string, string> = {};
+  const analysis: Record<string, string[]> = {};
+  for (const name of targets) {
+    const file = supervisor.logFile(name);
+    const text = file === null ? '' : await scanWindow(file, perService);
+    logs[name] = text.slice(-tail);
+    analysis[name] = logFindings(text).slice(-20);
+  }
+  bundle.logs = logs;
+  bundle.log_analysis = analysis;
+}
+
 export async function stackBundle(sources: BundleSources, options: BundleOptions): Promise<Bundle> {
   const document = sources.document();
   const entries = listProcessEntries(document);
@@ -108,23 +140,8 @@ export async function stackBundle(sources: BundleSources, options: BundleOptions
     );
   const targets = logTargets(rows, question);
   const supervisor = sources.supervisor();
-  if (options.include_logs !== false && supervisor !== undefined) {
-    const tail = Math.min(8000, Math.max(500, Math.floor((options.max_log_chars ?? 12000) / 4)));
-    const perService = Math.max(
-      1,
-      Math.floor((options.max_log_scan_mb ?? 8) / Math.max(1, targets.length)),
-    );
-    const logs: Record<string, string> = {};
-    const analysis: Record<string, string[]> = {};
-    for (const name of targets) {
-      const file = supervisor.logFile(name);
-      const text = file === null ? '' : await scanWindow(file, perService);
-      logs[name] = text.slice(-tail);
-      analysis[name] = logFindings(text).slice(-20);
-    }
-    bundle.logs = logs;
-    bundle.log_analysis = analysis;
-  }
+  if (options.include_logs !== false && supervisor !== undefined)
+    await addLogs(bundle, supervisor, targets, options);
   if (options.include_metrics !== false) {
     const read = sources.metricsHistory?.();
     const services: Record<string, unknown> = {};

@@ -23,36 +23,46 @@ const rank = (severity: string): number => {
   return index < 0 ? 0 : index;
 };
 
+/** Whether the destination may get this send at all: listed, switched on (or a test), a URL. */
+function reachable(destination: Destination, options: EventRoutingOptions): boolean {
+  if (options.destinationIds != null && !options.destinationIds.includes(destination.id))
+    return false;
+  if (!destination.enabled && options.allowDisabled !== true) return false;
+  return destination.url.trim() !== '';
+}
+
+/** The event type filter; a recovery also matches the type it recovers from. */
+function typeMatches(destination: Destination, event: NotableEvent): boolean {
+  if (destination.event_types.length === 0) return true;
+  if (destination.event_types.includes(event.event_type)) return true;
+  return (
+    event.event_type === 'recovery' &&
+    event.recovered_event_type !== undefined &&
+    destination.event_types.includes(event.recovered_event_type)
+  );
+}
+
+/** The service filter: names compared without case; an event of no service never matches one. */
+function serviceMatches(destination: Destination, event: NotableEvent): boolean {
+  if (destination.service_names.length === 0) return true;
+  const service = event.service_name?.toLowerCase();
+  return (
+    service !== undefined &&
+    destination.service_names.some((name) => name.toLowerCase() === service)
+  );
+}
+
 function matches(
   destination: Destination,
   event: NotableEvent,
   options: EventRoutingOptions,
 ): boolean {
-  if (options.destinationIds != null && !options.destinationIds.includes(destination.id))
-    return false;
-  if (!destination.enabled && options.allowDisabled !== true) return false;
-  if (destination.url.trim() === '') return false;
+  if (!reachable(destination, options)) return false;
   if (options.forced) return true;
   const recovery = event.event_type === 'recovery';
+  // A recovery passes the severity floor: the warning it ends did.
   if (!recovery && rank(event.severity) < rank(destination.minimum_severity)) return false;
-  if (
-    destination.event_types.length > 0 &&
-    !destination.event_types.includes(event.event_type) &&
-    !(
-      recovery &&
-      event.recovered_event_type !== undefined &&
-      destination.event_types.includes(event.recovered_event_type)
-    )
-  )
-    return false;
-  if (destination.service_names.length > 0) {
-    const service = event.service_name?.toLowerCase();
-    if (
-      service === undefined ||
-      !destination.service_names.some((name) => name.toLowerCase() === service)
-    )
-      return false;
-  }
+  if (!typeMatches(destination, event) || !serviceMatches(destination, event)) return false;
   return !recovery || destination.send_recovery;
 }
 

@@ -71,6 +71,23 @@ function readings(snapshot: MetricsSnapshot, thresholds: Thresholds): Reading[] 
   return found;
 }
 
+const whereOf = (reading: Reading): string =>
+  reading.path === undefined ? '' : ` at ${reading.path}`;
+
+/** The recovery of a condition that was sent. */
+function recoveredEvent(title: string, reading: Reading): NotableEvent {
+  return {
+    event_type: 'recovery',
+    severity: 'success',
+    title: `Recovered: ${title}`,
+    body: `The condition has returned below its configured threshold. Last observed value: ${reading.value.toFixed(1)}.`,
+    condition_key: reading.key,
+    recovered_event_type: reading.eventType,
+    source: 'notifications',
+    details: { condition_key: reading.key, value: reading.value },
+  };
+}
+
 /** Watches the conditions between checks. */
 export class ThresholdMonitor {
   private readonly conditions = new Map<string, ConditionState>();
@@ -94,42 +111,41 @@ export class ThresholdMonitor {
         title: '',
       };
       this.conditions.set(reading.key, state);
-      const active = reading.value >= reading.limit;
-      const where = reading.path === undefined ? '' : ` at ${reading.path}`;
-      if (active) {
-        state.activeSince ??= now;
-        // The baseline records what is already active and sends nothing, ever, for it.
-        if (this.baseline) state.fired = true;
-        if (!state.fired && now - state.activeSince >= thresholds.duration_sec * 1000) {
-          state.fired = true;
-          state.title = `stackd ${reading.label} pressure is high${where}`;
-          events.push({
-            event_type: reading.eventType,
-            severity: 'warning',
-            title: state.title,
-            body: `${reading.label} usage${where} is ${reading.value.toFixed(1)}%; configured threshold is ${reading.limit.toFixed(1)}%.`,
-            condition_key: reading.key,
-            source: 'notifications',
-            details: { condition_key: reading.key, value: reading.value },
-          });
-        }
+      if (reading.value >= reading.limit) {
+        const event = this.active(state, reading, thresholds, now);
+        if (event !== null) events.push(event);
       } else {
         if (state.fired && !this.baseline && state.title !== '')
-          events.push({
-            event_type: 'recovery',
-            severity: 'success',
-            title: `Recovered: ${state.title}`,
-            body: `The condition has returned below its configured threshold. Last observed value: ${reading.value.toFixed(1)}.`,
-            condition_key: reading.key,
-            recovered_event_type: reading.eventType,
-            source: 'notifications',
-            details: { condition_key: reading.key, value: reading.value },
-          });
+          events.push(recoveredEvent(state.title, reading));
         state.activeSince = null;
         state.fired = false;
       }
     }
     this.baseline = false;
     return events;
+  }
+
+  /** A condition over its limit: its event once it has held for duration_sec, else null. */
+  private active(
+    state: ConditionState,
+    reading: Reading,
+    thresholds: Thresholds,
+    now: number,
+  ): NotableEvent | null {
+    state.activeSince ??= now;
+    // The baseline records what is already active and sends nothing, ever, for it.
+    if (this.baseline) state.fired = true;
+    if (state.fired || now - state.activeSince < thresholds.duration_sec * 1000) return null;
+    state.fired = true;
+    state.title = `stackd ${reading.label} pressure is high${whereOf(reading)}`;
+    return {
+      event_type: reading.eventType,
+      severity: 'warning',
+      title: state.title,
+      body: `${reading.label} usage${whereOf(reading)} is ${reading.value.toFixed(1)}%; configured threshold is ${reading.limit.toFixed(1)}%.`,
+      condition_key: reading.key,
+      source: 'notifications',
+      details: { condition_key: reading.key, value: reading.value },
+    };
   }
 }

@@ -1,13 +1,14 @@
 /**
  * Docs excerpts for a bundle: local Markdown only, read fresh and never cached
  * to disk. Sources, in order: a Markdown tree named by STACKD_AI_DOCS_DIR (its root holds
- * `index.md`: a DUMB docs checkout, say), then stackd's own README, cut into its sections.
+ * `index.md`: a DUMB docs checkout, say), then stackd's own README and the `docs/` reference
+ * beside it, cut into their sections.
  * Pages are scored against the question and the process (+80 for a page about the process,
  * +10 per keyword found, +2 per matching path word), the best six kept within `max_docs_chars`.
  */
 import { compareText } from '../../../sdk/index.js';
 import { readFile, readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const MAX_PAGES = 6;
 const MAX_FILES = 400;
@@ -95,7 +96,32 @@ export async function loadDocs(
   }
   if (readmePath === null) return null;
   const readme = await readFile(readmePath, 'utf8').catch(() => undefined);
-  return readme === undefined ? null : { root: readmePath, pages: sectionsOf(readme, 'README.md') };
+  if (readme === undefined) return null;
+  const reference = await referencePages(join(dirname(readmePath), 'docs'));
+  return { root: readmePath, pages: [...sectionsOf(readme, 'README.md'), ...reference] };
+}
+
+/**
+ * The reference the README points to: every Markdown file of the `docs/` folder beside it, cut
+ * into its `#` to `###` sections (a plugin's page is one `#` section with its facts below).
+ * No folder, no pages.
+ */
+async function referencePages(docsDir: string): Promise<DocPage[]> {
+  const files = await markdownTree(docsDir).catch(() => []);
+  const root = dirname(docsDir);
+  return files.flatMap((file) =>
+    topSectionsOf(file.text, relative(root, join(docsDir, file.path))),
+  );
+}
+
+/** Like {@link sectionsOf}, but a file's `#` title section is a page too. */
+function topSectionsOf(markdown: string, path: string): DocPage[] {
+  return markdown.split(/^(?=#{1,3} )/m).flatMap((part) => {
+    const heading = /^#{1,3} (.+)$/m.exec(part)?.[1]?.trim();
+    if (heading === undefined) return [];
+    const anchor = heading.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    return [{ title: heading, path: `${path}#${anchor}`, text: part.trim() }];
+  });
 }
 
 const wordsOf = (text: string) =>

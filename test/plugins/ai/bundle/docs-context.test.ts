@@ -65,3 +65,32 @@ test('a STACKD_AI_DOCS_DIR tree with index.md wins over the README, within the b
   t.false(none.available);
   t.regex(none.note, /STACKD_AI_DOCS_DIR/);
 });
+
+test('the docs/ folder beside the README adds its sections, a file title included', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'stackd-docs-'));
+  mkdirSync(join(root, 'docs', 'plugins'), { recursive: true });
+  const readme = join(root, 'README.md');
+  writeFileSync(readme, '# stackd\n\nIntro.\n\n## Plugins\n\nSee docs/plugins.\n');
+  writeFileSync(
+    join(root, 'docs', 'plugins', 'notifications.md'),
+    '# notifications\n\n- Retries: a 5xx is retried with backoff.\n\n## Payloads\n\nWebhook JSON.\n',
+  );
+  const context = await docsContext(
+    { docsDir: undefined, readmePath: readme },
+    { question: 'is a notification webhook retried?' },
+  );
+  t.is(context.docs_root, readme);
+  t.deepEqual(
+    context.sources.map((source) => source.path),
+    [
+      join('docs', 'plugins', 'notifications.md') + '#notifications',
+      join('docs', 'plugins', 'notifications.md') + '#payloads',
+    ],
+  );
+  t.regex(context.sources[0]?.excerpt ?? '', /retried with backoff/);
+  const alone = await docsContext(
+    { docsDir: undefined, readmePath: join(root, 'docs', 'plugins', 'notifications.md') },
+    { question: 'webhook' },
+  );
+  t.true(alone.available, 'a README without a docs/ folder beside it still answers');
+});

@@ -1,6 +1,7 @@
 /**
- * `node dist/bench/scale-report.js [bench/results/scale.json]`: print the README's scale tables
- * (Markdown) from a scale run's results and write the SVG plot beside it again.
+ * `node dist/bench/scale-report.js [bench/results/scale.json]`: print the scale tables of
+ * docs/performance.md (Markdown) from a scale run's results and write the SVG plot beside it
+ * again.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

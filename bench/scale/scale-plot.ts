@@ -1,7 +1,7 @@
 /**
  * The scale series as an SVG: two line charts side by side, RSS (MiB) and idle CPU (%) against
  * the number of supervised processes (logarithmic axis), one line per supervisor. Plain SVG text,
- * so the README can show it without any service or plotting library.
+ * so docs/performance.md can show it without any service or plotting library.
  */
 import { round } from '../lib/stats.js';
 import { SUPERVISORS, type ScaleResults, type ScaleRow } from './scale-results.js';

@@ -62,7 +62,7 @@ export function slope(
 const cell = (value: number, digits = 1): string =>
   Number.isFinite(value) ? String(round(value, digits)) : 'n/a';
 
-/** The README's scale table: supervisors × sizes, then the marginal cost per process. */
+/** The scale table of docs/performance.md: supervisors × sizes, then the marginal cost per process. */
 export function scaleMarkdown(results: ScaleResults): string {
   const header =
     '| supervisor | processes | RSS MiB | private MiB | idle CPU % | start all ms | restart all ms | list p50 ms | list CPU ms/call |';

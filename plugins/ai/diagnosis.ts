@@ -7,12 +7,13 @@ import {
   type Bundle,
   type BundleSources,
   type BundleOptions,
-} from './bundle.js';
-import { IDENTITY_ANSWER, isIdentityQuestion } from './product-facts.js';
-import { compactStack, stackBundle } from './stack-bundle.js';
-import { complete } from './provider-client.js';
+} from './bundle/bundle.js';
+import { IDENTITY_ANSWER, isIdentityQuestion } from './bundle/product-facts.js';
+import { compactStack, stackBundle } from './bundle/stack-bundle.js';
+import { complete } from './provider/provider-client.js';
 import type { SessionStore } from './sessions.js';
-import type { SettingsStore } from './settings-store.js';
+import type { SettingsStore } from './settings/settings-store.js';
+import { SESSION_NOT_FOUND } from './errors.js';
 
 const SYSTEM_PROMPT =
   'You are a diagnostics assistant for a process supervisor. Use only the redacted bundle given. Explain likely causes and safe next steps.';
@@ -71,7 +72,7 @@ export class DiagnosisService {
   async followUp(sessionId: string, question: string, signal: AbortSignal) {
     const session = this.sessions.get(sessionId);
     if (session === undefined)
-      throw new NotFoundError('AI_SESSION_NOT_FOUND', 'Session expired or unknown');
+      throw new NotFoundError(SESSION_NOT_FOUND, 'Session expired or unknown');
     const history = session.turns
       .map((turn) => `Q: ${turn.question}\nA: ${turn.answer}`)
       .join('\n\n');

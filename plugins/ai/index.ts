@@ -1,5 +1,5 @@
 /** The AI diagnostics plugin. Wiring only. */
-import { onProviderCall } from './provider-client.js';
+import { onProviderCall } from './provider/provider-client.js';
 import {
   definePlugin,
   dependencyGraphRef,
@@ -8,16 +8,20 @@ import {
 } from '../../sdk/index.js';
 import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
 import { DiagnosisService } from './diagnosis.js';
-import { docsContext } from './docs-context.js';
+import { docsContext } from './bundle/docs-context.js';
 import { Ledger } from './ledger.js';
-import { presetsRoute } from './routes/presets.js';
-import { activateProfileRoute, deleteProfileRoute, saveProfileRoute } from './routes/profiles.js';
-import { diagnoseRoute, diagnoseStackRoute, followUpRoute } from './routes/diagnose.js';
-import { useOutbound } from './provider-client.js';
-import { modelsRoute, testRoute } from './routes/provider.js';
-import { getSettingsRoute, putSettingsRoute } from './routes/settings.js';
+import { presetsRoute } from './routes/preset-routes.js';
+import {
+  activateProfileRoute,
+  deleteProfileRoute,
+  saveProfileRoute,
+} from './routes/profile-routes.js';
+import { diagnoseRoute, diagnoseStackRoute, followUpRoute } from './routes/diagnose-routes.js';
+import { useOutbound } from './provider/provider-client.js';
+import { modelsRoute, testRoute } from './routes/provider-routes.js';
+import { getSettingsRoute, putSettingsRoute } from './routes/settings-routes.js';
 import { SessionStore } from './sessions.js';
-import { SettingsStore } from './settings-store.js';
+import { SettingsStore } from './settings/settings-store.js';
 
 export default definePlugin({
   name: 'ai',

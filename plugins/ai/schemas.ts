@@ -141,3 +141,9 @@ export const FollowUpResponse = Type.Object({
   model: Type.String(),
   session_id: Type.String(),
 });
+
+const Preset = Type.Object({ id: Type.String(), label: Type.String(), question: Type.String() });
+export const PresetsResponse = Type.Object({
+  service: Type.Array(Preset),
+  stack: Type.Array(Preset),
+});

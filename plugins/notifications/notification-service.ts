@@ -11,9 +11,10 @@ import {
   type NotableEvent,
 } from '../../sdk/index.js';
 import type { NotificationsConfig } from './config.js';
-import type { DeliveryRecord, DeliveryStore } from './delivery-store.js';
-import type { DeliveryWorker } from './delivery-worker.js';
-import { routeEvent } from './router.js';
+import type { DeliveryRecord, DeliveryStore } from './delivery/delivery-store.js';
+import type { DeliveryWorker } from './delivery/delivery-worker.js';
+import { routeEvent } from './events/event-routing.js';
+import { DESTINATION_UNKNOWN, NO_DESTINATION, SEVERITY_UNSUPPORTED } from './errors.js';
 
 const TEST_WAIT_MS = 15_000;
 
@@ -43,7 +44,7 @@ export class NotificationService {
     const destination = config.destinations.find((candidate) => candidate.id === destinationId);
     if (destination === undefined || destination.url.trim() === '')
       throw new BadRequestError(
-        'NOTIFICATIONS_DESTINATION_UNKNOWN',
+        DESTINATION_UNKNOWN,
         'Destination was not found or has no configured URL.',
         {
           field: 'destination_id',
@@ -74,7 +75,7 @@ export class NotificationService {
   /** POST /notifications/send: to every enabled destination with a URL (or the listed ones). */
   send(title: string, body: string, severity: string, destinationIds?: readonly string[] | null) {
     if (!(NOTABLE_SEVERITIES as readonly string[]).includes(severity))
-      throw new BadRequestError('NOTIFICATIONS_SEVERITY_UNSUPPORTED', 'Unsupported severity.', {
+      throw new BadRequestError(SEVERITY_UNSUPPORTED, 'Unsupported severity.', {
         field: 'severity',
       });
     const rows = routeEvent(
@@ -91,7 +92,7 @@ export class NotificationService {
     );
     if (rows.length === 0)
       throw new BadRequestError(
-        'NOTIFICATIONS_NO_DESTINATION',
+        NO_DESTINATION,
         'No enabled destination with a configured URL matched the request.',
         { field: 'destination_ids' },
       );

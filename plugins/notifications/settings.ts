@@ -15,6 +15,7 @@ import {
   type JsonRecord,
 } from '../../sdk/index.js';
 import { NotificationsConfig } from './config.js';
+import { CONFIG_INVALID, SERVICE_UNKNOWN } from './errors.js';
 
 /** The slice of a document, defaults applied (invalid parts fall back to defaults). */
 export function currentSettings(document: Readonly<JsonRecord>): NotificationsConfig {
@@ -48,6 +49,71 @@ export function publicSettings(config: NotificationsConfig, enabled: readonly st
   };
 }
 
+/** A posted destination's service filter: trimmed, unique, sorted, every name enabled now. */
+function serviceNamesOf(rest: JsonRecord, enabled: readonly string[], index: number): string[] {
+  const names = Array.isArray(rest.service_names)
+    ? [
+        ...new Set(
+          rest.service_names.map((name) => String(name).trim()).filter((name) => name !== ''),
+        ),
+      ].sort()
+    : [];
+  const unknown = names.filter((name) => !enabled.includes(name));
+  if (unknown.length > 0)
+    throw new BadRequestError(
+      SERVICE_UNKNOWN,
+      `Notification service filters may only include currently enabled services: ${unknown.join(', ')}`,
+      { field: `config.destinations[${index}].service_names` },
+    );
+  return names;
+}
+
+/** The destination's id: the posted one (unique in the post), or a new random one when blank. */
+function idOf(rest: JsonRecord, seen: Set<string>, index: number): string {
+  const id =
+    typeof rest.id === 'string' && rest.id.trim() !== ''
+      ? rest.id.trim()
+      : randomUUID().replace(/-/g, '');
+  if (seen.has(id))
+    throw new BadRequestError(CONFIG_INVALID, `Duplicate destination id: ${id}`, {
+      field: `config.destinations[${index}].id`,
+    });
+  seen.add(id);
+  return id;
+}
+
+/** One posted destination over the saved one of the same id (secrets kept when posted blank). */
+function mergeDestination(
+  raw: unknown,
+  index: number,
+  context: {
+    readonly current: NotificationsConfig;
+    readonly enabled: readonly string[];
+    readonly seen: Set<string>;
+    readonly checkUrl: (url: string, field: string) => unknown;
+  },
+): JsonRecord {
+  if (!isJsonRecord(raw))
+    throw new BadRequestError(CONFIG_INVALID, `destinations[${index}] must be an object`, {
+      field: `config.destinations[${index}]`,
+    });
+  // The GET booleans are answers, not settings.
+  const rest: JsonRecord = { ...raw };
+  delete rest.url_configured;
+  delete rest.headers_configured;
+  const id = idOf(rest, context.seen, index);
+  const saved = context.current.destinations.find((destination) => destination.id === id);
+  const url =
+    typeof rest.url === 'string' && rest.url.trim() !== '' ? rest.url.trim() : (saved?.url ?? '');
+  const headers =
+    isJsonRecord(rest.headers) && Object.keys(rest.headers).length > 0
+      ? rest.headers
+      : (saved?.headers ?? {});
+  const names = serviceNamesOf(rest, context.enabled, index);
+  if (url !== '') context.checkUrl(url, `config.destinations[${index}].url`);
+  return { ...rest, id, url, headers, service_names: names };
+}
+
 /** Merge a posted config over the current one, check it, and give the slice to save. */
 export function mergeSettings(
   current: NotificationsConfig,
@@ -59,59 +125,14 @@ export function mergeSettings(
   for (const key of Object.keys(NotificationsConfig.properties))
     if (key in posted) merged[key] = posted[key];
   const destinations = Array.isArray(merged.destinations) ? merged.destinations : [];
-  const seen = new Set<string>();
-  merged.destinations = destinations.map((raw, index) => {
-    if (!isJsonRecord(raw))
-      throw new BadRequestError(
-        'NOTIFICATIONS_CONFIG_INVALID',
-        `destinations[${index}] must be an object`,
-        {
-          field: `config.destinations[${index}]`,
-        },
-      );
-    // The GET booleans are answers, not settings.
-    const rest: JsonRecord = { ...raw };
-    delete rest.url_configured;
-    delete rest.headers_configured;
-    const id =
-      typeof rest.id === 'string' && rest.id.trim() !== ''
-        ? rest.id.trim()
-        : randomUUID().replace(/-/g, '');
-    if (seen.has(id))
-      throw new BadRequestError('NOTIFICATIONS_CONFIG_INVALID', `Duplicate destination id: ${id}`, {
-        field: `config.destinations[${index}].id`,
-      });
-    seen.add(id);
-    const saved = current.destinations.find((destination) => destination.id === id);
-    const url =
-      typeof rest.url === 'string' && rest.url.trim() !== '' ? rest.url.trim() : (saved?.url ?? '');
-    const headers =
-      isJsonRecord(rest.headers) && Object.keys(rest.headers).length > 0
-        ? rest.headers
-        : (saved?.headers ?? {});
-    const names = Array.isArray(rest.service_names)
-      ? [
-          ...new Set(
-            rest.service_names.map((name) => String(name).trim()).filter((name) => name !== ''),
-          ),
-        ].sort()
-      : [];
-    const unknown = names.filter((name) => !enabled.includes(name));
-    if (unknown.length > 0)
-      throw new BadRequestError(
-        'NOTIFICATIONS_SERVICE_UNKNOWN',
-        `Notification service filters may only include currently enabled services: ${unknown.join(', ')}`,
-        { field: `config.destinations[${index}].service_names` },
-      );
-    if (url !== '') checkUrl(url, `config.destinations[${index}].url`);
-    return { ...rest, id, url, headers, service_names: names };
-  });
+  const context = { current, enabled, seen: new Set<string>(), checkUrl };
+  merged.destinations = destinations.map((raw, index) => mergeDestination(raw, index, context));
   const filled = withDefaults(NotificationsConfig, merged);
   const failures = checkValue(NotificationsConfig, filled);
   const first = failures[0];
   if (first !== undefined)
     throw new BadRequestError(
-      'NOTIFICATIONS_CONFIG_INVALID',
+      CONFIG_INVALID,
       `Invalid notification configuration at ${first.field === '' ? 'root' : first.field}: ${first.message}`,
       { field: first.field === '' ? 'config' : `config.${first.field}` },
     );

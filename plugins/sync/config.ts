@@ -10,6 +10,7 @@ import {
   type JsonRecord,
   type Static,
 } from '../../sdk/index.js';
+import { CONFIG_INVALID } from './errors.js';
 
 const Remote = {
   url: Type.String({ description: 'Base URL of the request manager (http/https, no credentials)' }),
@@ -78,7 +79,7 @@ export function validateSyncSlice(candidate: Readonly<JsonRecord>): void {
   if (slice === undefined) return;
   const [failure] = checkValue(AsWritten, slice);
   if (failure !== undefined)
-    throw new InputError('SYNC_CONFIG_INVALID', `stackd.sync: ${failure.message}`, {
+    throw new InputError(CONFIG_INVALID, `stackd.sync: ${failure.message}`, {
       field: ['stackd', 'sync', failure.field].filter((part) => part !== '').join('.'),
     });
 }

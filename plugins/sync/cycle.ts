@@ -104,8 +104,21 @@ export async function runCycle(state: SyncState, input: CycleInput): Promise<boo
     }
   });
   await Promise.all(work);
-  // The listing was complete (listAll throws otherwise): requests gone from the primary go,
-  // each subordinate on its own so a slow one holds up nobody.
+  return (await propagateDeletions(state, listed, input, outOfTime)) || changed;
+}
+
+/**
+ * After a complete listing (listAll throws otherwise): requests gone from the primary are
+ * deleted on each subordinate, each on its own so a slow one holds up nobody; their records and
+ * failures are then forgotten. Returns whether anything changed.
+ */
+async function propagateDeletions(
+  state: SyncState,
+  listed: ReadonlyMap<string, RemoteRequest>,
+  input: CycleInput,
+  outOfTime: () => boolean,
+): Promise<boolean> {
+  let changed = false;
   const gone = Object.entries(state.requests).filter(([fingerprint]) => !listed.has(fingerprint));
   const deletions = [...input.subordinates].map(async ([subId, client]) => {
     for (const [, tracked] of gone) {

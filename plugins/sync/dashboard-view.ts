@@ -13,6 +13,7 @@ import {
   type JsonRecord,
 } from '../../sdk/index.js';
 import { syncConfigOf, type SyncConfig } from './config.js';
+import { CONFIG_INVALID, OPTION_UNSUPPORTED } from './errors.js';
 
 /** What stackd always does, in the dashboard's option names. */
 const FIXED_OPTIONS = {
@@ -28,7 +29,7 @@ const field = (path: string) => `updates.seerr_sync.${path}`;
 function text(value: unknown, path: string): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string')
-    throw new InputError('SYNC_CONFIG_INVALID', `${path} must be a string`, { field: field(path) });
+    throw new InputError(CONFIG_INVALID, `${path} must be a string`, { field: field(path) });
   return value.trim();
 }
 
@@ -55,20 +56,22 @@ function read(document: Readonly<JsonRecord>): JsonRecord {
   };
 }
 
-function write(draft: JsonRecord, update: JsonRecord): void {
-  const stored = syncConfigOf(draft);
-  const next: SyncConfig = { ...stored };
-  if (update.enabled !== undefined) next.enabled = update.enabled === true;
+/** The poll interval: a whole number of seconds, at least 5. */
+function writeInterval(next: SyncConfig, update: JsonRecord): void {
   if (update.poll_interval_seconds !== undefined) {
     const seconds = Number(update.poll_interval_seconds);
     if (!Number.isInteger(seconds) || seconds < 5)
       throw new InputError(
-        'SYNC_CONFIG_INVALID',
+        CONFIG_INVALID,
         'poll_interval_seconds must be a whole number of at least 5',
         { field: field('poll_interval_seconds') },
       );
     next.poll_interval_seconds = seconds;
   }
+}
+
+/** The primary: set when switched on with a URL, removed otherwise. */
+function writePrimary(next: SyncConfig, stored: SyncConfig, update: JsonRecord): void {
   const primary = update.external_primary;
   if (isJsonRecord(primary)) {
     const url = text(primary.url, 'external_primary.url');
@@ -79,16 +82,20 @@ function write(draft: JsonRecord, update: JsonRecord): void {
       };
     else delete next.primary;
   }
+}
+
+/** The subordinates, matched to the stored ones by URL (else position) for their key and label. */
+function writeSubordinates(next: SyncConfig, stored: SyncConfig, update: JsonRecord): void {
   if (Array.isArray(update.external_subordinates)) {
     next.subordinates = update.external_subordinates.map((entry: unknown, index) => {
       const path = `external_subordinates.${index}`;
       if (!isJsonRecord(entry))
-        throw new InputError('SYNC_CONFIG_INVALID', `${path} must be an object`, {
+        throw new InputError(CONFIG_INVALID, `${path} must be an object`, {
           field: field(path),
         });
       const url = text(entry.url, `${path}.url`);
       if (url === '')
-        throw new InputError('SYNC_CONFIG_INVALID', `${path}.url is required`, {
+        throw new InputError(CONFIG_INVALID, `${path}.url is required`, {
           field: field(`${path}.url`),
         });
       const previous =
@@ -102,25 +109,37 @@ function write(draft: JsonRecord, update: JsonRecord): void {
       };
     });
   }
+}
+
+/** The options: the fixed ones may only be posted as stackd behaves; user_mapping is free. */
+function writeOptions(next: SyncConfig, update: JsonRecord): void {
   const options = update.options;
   if (isJsonRecord(options)) {
     for (const [name, value] of Object.entries(FIXED_OPTIONS))
       if (options[name] !== undefined && options[name] !== value)
         throw new InputError(
-          'SYNC_OPTION_UNSUPPORTED',
+          OPTION_UNSUPPORTED,
           `options.${name}: stackd always ${value ? 'does this' : 'skips this'}; it cannot be turned ${value ? 'off' : 'on'}`,
           { field: field(`options.${name}`) },
         );
     if (options.user_mapping !== undefined) {
       if (options.user_mapping !== 'admin' && options.user_mapping !== 'email_match')
-        throw new InputError(
-          'SYNC_CONFIG_INVALID',
-          'options.user_mapping must be admin or email_match',
-          { field: field('options.user_mapping') },
-        );
+        throw new InputError(CONFIG_INVALID, 'options.user_mapping must be admin or email_match', {
+          field: field('options.user_mapping'),
+        });
       next.user_mapping = options.user_mapping;
     }
   }
+}
+
+function write(draft: JsonRecord, update: JsonRecord): void {
+  const stored = syncConfigOf(draft);
+  const next: SyncConfig = { ...stored };
+  if (update.enabled !== undefined) next.enabled = update.enabled === true;
+  writeInterval(next, update);
+  writePrimary(next, stored, update);
+  writeSubordinates(next, stored, update);
+  writeOptions(next, update);
   const host = isJsonRecord(draft.stackd) ? draft.stackd : (draft.stackd = {});
   const written: JsonRecord = isJsonRecord(host.sync) ? host.sync : {};
   host.sync = { ...written, ...next };

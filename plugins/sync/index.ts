@@ -3,7 +3,7 @@ import { definePlugin, OutboundClient } from '../../sdk/index.js';
 import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
 import { seerrSyncView } from './dashboard-view.js';
 import { syncRoutes } from './routes/sync-routes.js';
-import { SyncService } from './service.js';
+import { Replicator } from './replicator.js';
 import { resolveSubordinates } from './subordinates.js';
 
 export default definePlugin({
@@ -24,7 +24,7 @@ export default definePlugin({
       help: 'Requests that failed to sync to a subordinate',
     });
     const outbound = OutboundClient.forPlugin(ctx);
-    const service = new SyncService(
+    const service = new Replicator(
       ctx.storage,
       ctx.events,
       ctx.logger,

@@ -9,7 +9,7 @@ import type { Prng } from './prng.js';
 export const DEEP_NESTING_LEVELS = 3_000;
 /** A string of about 1 MiB that still fits the 1 MiB body limit once quoted. */
 export const HUGE_STRING_LENGTH = 1_000_000;
-/** The host's default body limit (README "API conventions"). */
+/** The host's default body limit (docs/api-conventions.md). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Strings that are valid JSON strings but unkind. */

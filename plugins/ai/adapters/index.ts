@@ -10,6 +10,7 @@ import { nativeAAdapter } from './native-a.js';
 import { nativeBAdapter } from './native-b.js';
 import { nativeCAdapter } from './native-c.js';
 import type { ProviderAdapter } from './types.js';
+import { PROVIDER_UNKNOWN } from '../errors.js';
 
 const ADAPTERS: Readonly<Record<string, ProviderAdapter>> = {
   local_runtime: localRuntimeAdapter,
@@ -39,7 +40,7 @@ export function adapterFor(provider: string): ProviderAdapter {
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
   const adapter = Object.hasOwn(ADAPTERS, key) ? ADAPTERS[key] : undefined;
   if (adapter === undefined)
-    throw new InputError('AI_PROVIDER_UNKNOWN', `Unknown AI provider: ${provider}`, {
+    throw new InputError(PROVIDER_UNKNOWN, `Unknown AI provider: ${provider}`, {
       field: 'provider',
     });
   return adapter;

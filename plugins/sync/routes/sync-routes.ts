@@ -13,12 +13,12 @@ import {
   TestBody,
   TestResponse,
 } from '../schemas.js';
-import type { SyncService } from '../service.js';
+import type { Replicator } from '../replicator.js';
 
 const tags = ['request-sync'];
 
 export function syncRoutes(
-  service: SyncService,
+  service: Replicator,
   prefix: '/api/request-sync' | '/seerr-sync',
   outbound: OutboundClient,
   log: (message: string) => void,

@@ -6,7 +6,7 @@
  * symlink library folder. The graph's optional `core_services`/`processes` arrays (used when
  * present, else fetched from /process/core-services and /process/processes) are not required. Calls behind a capability stackd
  * reports false (media protection, rclone optimizer, migrations, self-update, Authelia/OIDC,
- * PostgreSQL metrics history) are listed in the README table, not here.
+ * PostgreSQL metrics history) are listed in the table of docs/dumb-frontend.md, not here.
  */
 export interface DashboardCall {
   /** The dashboard page or part that makes the call. */

@@ -2,7 +2,11 @@
 import test from 'ava';
 import { adapterFor } from '../../../plugins/ai/adapters/index.js';
 import { normaliseUsage, type ProviderTarget } from '../../../plugins/ai/adapters/types.js';
-import { compatibilityOf, lifecycleOf, rejectRetired } from '../../../plugins/ai/lifecycle.js';
+import {
+  compatibilityOf,
+  lifecycleOf,
+  rejectRetired,
+} from '../../../plugins/ai/provider/model-retirement.js';
 import { changedKeys } from '../../../plugins/ai/ledger.js';
 
 const target = (provider: string, fields: Partial<ProviderTarget> = {}): ProviderTarget => ({
@@ -158,7 +162,7 @@ test('ledger keys: changed paths only, secrets named but never valued', (t) => {
 });
 
 test('timeouts clamp to 5–300 s, whatever number arrives', async (t) => {
-  const { clampTimeout } = await import('../../../plugins/ai/provider-client.js');
+  const { clampTimeout } = await import('../../../plugins/ai/provider/provider-client.js');
   t.is(clampTimeout(40.5), 40.5);
   t.is(clampTimeout(1), 5);
   t.is(clampTimeout(1e9), 300);

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { ThresholdMonitor } from '../../../plugins/notifications/threshold-monitor.js';
-import { ProcessEventTranslator } from '../../../plugins/notifications/process-events.js';
-import { PAYLOADS } from '../../../plugins/notifications/payloads/index.js';
-import { safeError } from '../../../plugins/notifications/sender.js';
+import { ThresholdMonitor } from '../../../plugins/notifications/events/threshold-monitor.js';
+import { ProcessEventTranslator } from '../../../plugins/notifications/events/process-events.js';
+import { PAYLOADS } from '../../../plugins/notifications/delivery/payloads/index.js';
+import { safeError } from '../../../plugins/notifications/delivery/sender.js';
 import type { MetricsSnapshot } from '../../../sdk/index.js';
 
 const thresholds = {

@@ -2,9 +2,9 @@
  * The symlink operations the routes (and the scheduler) call: each checks its request, confines
  * its paths, and runs now (sync routes) or as a persisted job (async routes).
  */
-import { listProcessEntries, type JsonRecord } from '../../sdk/index.js';
+import type { JsonRecord } from '../../sdk/index.js';
 import { runBackup, type BackupResult } from './backup.js';
-import type { SymlinksConfig } from './config.js';
+import { configuredRoots, type SymlinksConfig } from './config.js';
 import { realAllowedRoots } from './confinement.js';
 import type { JobAck, JobRunner } from './job-runner.js';
 import { readManifest } from './manifest-file.js';
@@ -55,14 +55,7 @@ export class SymlinkOperations {
 
   /** The configured trees: the slice's defaults plus every block's backup roots and library path. */
   defaultRoots(): string[] {
-    const roots = [...this.deps.config().default_roots];
-    for (const entry of listProcessEntries(this.deps.document())) {
-      const { block } = entry;
-      const backupRoots = block.symlink_backup_roots;
-      if (Array.isArray(backupRoots)) roots.push(...backupRoots.map(String));
-      if (typeof block.symlink_library_path === 'string') roots.push(block.symlink_library_path);
-    }
-    return [...new Set(roots.map((root) => root.trim()).filter((root) => root !== ''))];
+    return configuredRoots(this.deps.config(), this.deps.document());
   }
 
   async repair(

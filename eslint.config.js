@@ -79,7 +79,7 @@ const sizeExceptions = [
     files: [
       'core/lifecycle/host-runtime.ts',
       'plugins/notifications/delivery-store.ts',
-      'plugins/symlinks/repair-run.ts',
+      'plugins/symlinks/repair/repair-run.ts',
       'tools/check-dashboard/drive.ts',
       // The process runner and the supervisor took adoption and per-launch cgroups in the same
       // session: `adopt`, `resumeBackoff`, `handOver` and the limit reaction move into
@@ -98,8 +98,8 @@ const sizeExceptions = [
       'host/run.ts',
       'host/system-routes.ts',
       'plugins/onboarding/start/start-plan.ts',
-      'plugins/symlinks/repair-run.ts',
-      'plugins/symlinks/scanner.ts',
+      'plugins/symlinks/repair/repair-run.ts',
+      'plugins/symlinks/scan/scanner.ts',
       'plugins/sync/cycle.ts',
       'tools/check-dashboard/drive.ts',
     ],
@@ -133,8 +133,8 @@ const sizeExceptions = [
       'plugins/supervisor/process-exposition.ts',
       'plugins/supervisor/process-spec.ts',
       'plugins/supervisor/waits/wait-specs.ts',
-      'plugins/symlinks/repair-run.ts',
-      'plugins/symlinks/restore.ts',
+      'plugins/symlinks/repair/repair-run.ts',
+      'plugins/symlinks/manifest/restore.ts',
       'plugins/sync/dashboard-view.ts',
       'sdk/outbound/addresses.ts',
       // Login's order of refusals (per-address lock, known device, slowdown, password,

@@ -3,15 +3,20 @@
  * its paths, and runs now (sync routes) or as a persisted job (async routes).
  */
 import type { JsonRecord } from '../../sdk/index.js';
-import { runBackup, type BackupResult } from './backup.js';
+import { runBackup, type BackupResult } from './backup/backup.js';
 import { configuredRoots, type SymlinksConfig } from './config.js';
 import { realAllowedRoots } from './confinement.js';
-import type { JobAck, JobRunner } from './job-runner.js';
-import { readManifest } from './manifest-file.js';
+import type { JobAck, JobRunner } from './jobs/job-runner.js';
+import { readManifest } from './manifest/manifest-file.js';
 import type { SymlinkPaths } from './paths.js';
-import { planRepair, resolveRoots, type RepairRequest } from './repair-plan.js';
-import { runRepair, type RepairResult } from './repair-run.js';
-import { compareManifest, runRestore, type CompareResult, type RestoreResult } from './restore.js';
+import { planRepair, resolveRoots, type RepairRequest } from './repair/repair-plan.js';
+import { runRepair, type RepairResult } from './repair/repair-run.js';
+import {
+  compareManifest,
+  runRestore,
+  type CompareResult,
+  type RestoreResult,
+} from './manifest/restore.js';
 
 /** A backup request. */
 export interface BackupRequest {

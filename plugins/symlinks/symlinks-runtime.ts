@@ -4,11 +4,11 @@
  * what the plugin registers and hands each route the part it serves.
  */
 import type { JsonRecord, PluginContext } from '../../sdk/index.js';
-import { BackupScheduler } from './backup-scheduler.js';
+import { BackupScheduler } from './backup/backup-scheduler.js';
 import { configuredRoots, symlinksConfigOf, type SymlinksConfig } from './config.js';
 import { isAllowed } from './confinement.js';
-import { JobRunner } from './job-runner.js';
-import { JobStore, type JobOperation } from './job-store.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { JobStore, type JobOperation } from './jobs/job-store.js';
 import { SymlinkOperations } from './operations.js';
 import { SymlinkPaths } from './paths.js';
 

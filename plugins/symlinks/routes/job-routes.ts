@@ -1,6 +1,6 @@
 /** GET /process/symlink-job-status and /process/symlink-job-latest. */
 import { NotFoundError, defineRoute } from '../../../sdk/index.js';
-import type { JobStore } from '../job-store.js';
+import type { JobStore } from '../jobs/job-store.js';
 import { Errors, Job, JobLatestBody, JobLatestQuery, JobStatusQuery } from '../schemas.js';
 
 export function jobStatusRoute(jobs: JobStore) {

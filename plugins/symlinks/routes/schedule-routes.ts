@@ -7,9 +7,9 @@ import {
   listProcessEntries,
   type JsonRecord,
 } from '../../../sdk/index.js';
-import { backupSettings } from '../backup-settings.js';
-import type { BackupScheduler } from '../backup-scheduler.js';
-import { backupPattern, listFiles } from '../manifest-listing.js';
+import { backupSettings } from '../backup/backup-settings.js';
+import type { BackupScheduler } from '../backup/backup-scheduler.js';
+import { backupPattern, listFiles } from '../manifest/manifest-listing.js';
 import type { SymlinkPaths } from '../paths.js';
 import {
   BackupManifestsBody,

@@ -6,13 +6,13 @@
  * with overwrite undoes the repair.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { destinationAllowed } from './confinement.js';
+import { destinationAllowed } from '../confinement.js';
 import type { RewriteRule } from './presets.js';
-import { isRelinkLeftover, moveLink, pathKind, RELINK_LEFTOVER, replaceLink } from './link-ops.js';
-import { ManifestWriter, manifestTimestamp } from './manifest-file.js';
+import { isRelinkLeftover, moveLink, pathKind, RELINK_LEFTOVER, replaceLink } from '../link-ops.js';
+import { ManifestWriter, manifestTimestamp } from '../manifest/manifest-file.js';
 import type { RepairPlan, RepairRequest } from './repair-plan.js';
-import { CappedList } from './result-list.js';
-import { walkLinks, type FoundLink } from './scanner.js';
+import { CappedList } from '../result-list.js';
+import { walkLinks, type FoundLink } from '../scan/scanner.js';
 
 /** A rewrite made (or planned on a dry run). */
 export interface LinkChange {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BadRequestError, isoTime, NotFoundError, parseBoundedJson } from '../../sdk/index.js';
+import { BadRequestError, isoTime, NotFoundError, parseBoundedJson } from '../../../sdk/index.js';
 
 /** The reference's timestamp format: ISO UTC with microseconds and `Z`. */
 export function manifestTimestamp(date = new Date()): string {

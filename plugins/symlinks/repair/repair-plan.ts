@@ -6,8 +6,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { BadRequestError } from '../../sdk/index.js';
-import { checkAllowed, hasParentSegment, isAllowed } from './confinement.js';
+import { BadRequestError } from '../../../sdk/index.js';
+import { checkAllowed, hasParentSegment, isAllowed } from '../confinement.js';
 import { PRESETS, presetRules, type RewriteRule } from './presets.js';
 
 /** One root migration. */

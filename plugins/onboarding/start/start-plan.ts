@@ -10,6 +10,12 @@ import type { CatalogService } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import { findProcessEntry, listProcessEntries } from '../../../sdk/index.js';
 import type { CoreServiceRequest, StartCoreServiceBody, StartError } from '../schemas.js';
+import {
+  ONBOARDING_NOT_CORE_SERVICE,
+  ONBOARDING_NOT_OPTIONAL_SERVICE,
+  ONBOARDING_UNKNOWN_DEPENDENCY,
+  ONBOARDING_UNKNOWN_SERVICE,
+} from '../errors.js';
 
 /** The core service a dependency is started for. */
 export interface CoreRef {
@@ -103,7 +109,7 @@ export function buildStartPlan(
       if (dependency === undefined) {
         errors.push({
           service: label,
-          code: 'ONBOARDING_UNKNOWN_DEPENDENCY',
+          code: ONBOARDING_UNKNOWN_DEPENDENCY,
           detail: `${label} depends on '${key}', which is not in the service catalog`,
         });
         continue;
@@ -131,8 +137,7 @@ export function buildStartPlan(
     if (service === undefined || service.role === 'core' || service.per_core_instance === true) {
       errors.push({
         service: name,
-        code:
-          service === undefined ? 'ONBOARDING_UNKNOWN_SERVICE' : 'ONBOARDING_NOT_OPTIONAL_SERVICE',
+        code: service === undefined ? ONBOARDING_UNKNOWN_SERVICE : ONBOARDING_NOT_OPTIONAL_SERVICE,
         detail:
           service === undefined
             ? `Service '${name}' is not in the service catalog`
@@ -146,7 +151,7 @@ export function buildStartPlan(
     if (service === undefined || service.role !== 'core') {
       errors.push({
         service: request.name,
-        code: service === undefined ? 'ONBOARDING_UNKNOWN_SERVICE' : 'ONBOARDING_NOT_CORE_SERVICE',
+        code: service === undefined ? ONBOARDING_UNKNOWN_SERVICE : ONBOARDING_NOT_CORE_SERVICE,
         detail:
           service === undefined
             ? `Service '${request.name}' is not in the service catalog`

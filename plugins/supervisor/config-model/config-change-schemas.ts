@@ -1,5 +1,6 @@
 /** Wire schemas of previews, the ETag conflict, history and rollback of the configuration. */
 import { JsonObject, StringEnum, Type, type Static } from '../../../sdk/index.js';
+import { CONFIG_STALE } from '../errors.js';
 
 /** One field's change. */
 export const FieldChange = Type.Object(
@@ -89,7 +90,7 @@ export type ChangePreview = Static<typeof ChangePreview>;
 export const StaleGeneration = Type.Object(
   {
     detail: Type.String(),
-    code: Type.Literal('CONFIG_STALE'),
+    code: Type.Literal(CONFIG_STALE),
     generation: Type.Integer({ description: 'The current generation (also in the ETag header).' }),
   },
   {
@@ -97,7 +98,7 @@ export const StaleGeneration = Type.Object(
     examples: [
       {
         detail: 'the configuration changed meanwhile; its generation is now 1764166000013',
-        code: 'CONFIG_STALE',
+        code: CONFIG_STALE,
         generation: 1764166000013,
       },
     ],

@@ -80,8 +80,8 @@ export interface ServiceConfigRouteDeps {
 }
 
 /** POST /config/service-config */
-export const serviceConfigRoute = (deps: ServiceConfigRouteDeps) =>
-  defineRoute({
+export function serviceConfigRoute(deps: ServiceConfigRouteDeps) {
+  return defineRoute({
     method: 'POST',
     path: '/config/service-config',
     summary: "Read or replace a service's own config file",
@@ -116,3 +116,4 @@ export const serviceConfigRoute = (deps: ServiceConfigRouteDeps) =>
       return { status: 'Config updated successfully' as const, ...about, backup_path: backup };
     },
   });
+}

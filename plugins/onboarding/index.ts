@@ -17,7 +17,7 @@ import {
   resetOnboardingRoute,
   startCoreServiceRoute,
 } from './routes/onboarding-routes.js';
-import { serviceConfigRoute } from './routes/service-config-route.js';
+import { serviceConfigRoute } from './routes/service-config-routes.js';
 import {
   serviceUiListRoute,
   serviceUiProxy,

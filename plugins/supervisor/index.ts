@@ -26,7 +26,7 @@ import {
   stopServiceRoute,
 } from './routes/control-routes.js';
 import { logsRoute } from './routes/log-routes.js';
-import { updateNoticesRoute } from './routes/update-notices.js';
+import { updateNoticesRoute } from './routes/update-notice-routes.js';
 import {
   processDetailRoute,
   processListRoute,
@@ -34,7 +34,7 @@ import {
 } from './routes/process-routes.js';
 import { registerLogStream } from './streams/log-stream.js';
 import { registerStatusStream } from './streams/status-stream.js';
-import { startupStatusRoute } from './routes/startup-status.js';
+import { startupStatusRoute } from './routes/startup-routes.js';
 import { supervisorService } from './supervisor-service.js';
 import { SupervisorRuntime } from './supervisor-runtime.js';
 import { checkStopBudget } from './stop-budget.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { walkLinks, type FoundLink } from '../../../../plugins/symlinks/scan/scanner.js';
-import { rewriteTarget } from '../../../../plugins/symlinks/repair/repair-run.js';
+import { rewriteTarget } from '../../../../plugins/symlinks/repair/prefix-rewrite.js';
 import { replaceLink } from '../../../../plugins/symlinks/link-ops.js';
 import { readlinkSync } from 'node:fs';
 

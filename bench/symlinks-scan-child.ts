@@ -2,7 +2,7 @@
  * Child process of the symlinks bench: scan one tree with the plugin's scanner and print
  * `{links, ms, rssBeforeMiB, rssPeakMiB}` — in its own process so RSS growth is the scan's.
  */
-import { walkLinks } from '../plugins/symlinks/scanner.js';
+import { walkLinks } from '../plugins/symlinks/scan/scanner.js';
 
 const root = process.argv[2] ?? '';
 const concurrency = Number(process.argv[3] ?? 0);

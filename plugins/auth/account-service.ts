@@ -15,6 +15,15 @@ import type { PasswordHasher } from './password-hasher.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { TokenPair } from './token-service.js';
 import type { UserAccount, UserStore } from './user-store.js';
+import {
+  AUTH_CURRENT_PASSWORD_REQUIRED,
+  AUTH_CURRENT_PASSWORD_WRONG,
+  AUTH_LAST_ACTIVE_USER,
+  AUTH_NO_USERS,
+  AUTH_USERNAME_TAKEN,
+  AUTH_USERS_EXIST,
+  AUTH_USER_NOT_FOUND,
+} from './errors.js';
 
 /** The authentication status object the API answers. */
 export interface AuthStatus {
@@ -34,18 +43,18 @@ export interface AccountServiceDeps {
 
 function usersExist(): BadRequestError {
   return new BadRequestError(
-    'AUTH_USERS_EXIST',
+    AUTH_USERS_EXIST,
     'Users already exist; sign in with the login endpoint instead',
   );
 }
 
 function userNotFound(username: string): NotFoundError {
-  return new NotFoundError('AUTH_USER_NOT_FOUND', `User '${username}' not found`);
+  return new NotFoundError(AUTH_USER_NOT_FOUND, `User '${username}' not found`);
 }
 
 function lastActiveUser(action: 'disable' | 'delete'): BadRequestError {
   return new BadRequestError(
-    'AUTH_LAST_ACTIVE_USER',
+    AUTH_LAST_ACTIVE_USER,
     `Cannot ${action} the last active user: nobody could sign in any more`,
   );
 }
@@ -96,10 +105,7 @@ export class AccountService {
 
   enable(): void {
     if (this.deps.users.count() === 0)
-      throw new BadRequestError(
-        'AUTH_NO_USERS',
-        'Cannot enable authentication: create a user first',
-      );
+      throw new BadRequestError(AUTH_NO_USERS, 'Cannot enable authentication: create a user first');
     this.deps.state.set({ enabled: true });
     this.deps.logger.info('authentication enabled');
   }
@@ -116,7 +122,7 @@ export class AccountService {
   async createUser(username: string, password: string): Promise<UserAccount> {
     const { users, hasher, logger } = this.deps;
     const taken = (): BadRequestError =>
-      new BadRequestError('AUTH_USERNAME_TAKEN', `Username '${username}' already exists`);
+      new BadRequestError(AUTH_USERNAME_TAKEN, `Username '${username}' already exists`);
     if (users.find(username) !== undefined) throw taken();
     const created = users.insert(username, await hasher.hash(password));
     if (created === undefined) throw taken();
@@ -157,12 +163,12 @@ export class AccountService {
     if (actor === username) {
       if (change.currentPassword === undefined)
         throw new InputError(
-          'AUTH_CURRENT_PASSWORD_REQUIRED',
+          AUTH_CURRENT_PASSWORD_REQUIRED,
           'Changing your own password needs current_password',
           { field: 'current_password' },
         );
       if (!(await hasher.verify(change.currentPassword, record.passwordHash)))
-        throw new ForbiddenError('AUTH_CURRENT_PASSWORD_WRONG', 'current_password is not correct');
+        throw new ForbiddenError(AUTH_CURRENT_PASSWORD_WRONG, 'current_password is not correct');
     }
     const hash = await hasher.hash(change.newPassword);
     if (!users.setPasswordHash(username, hash)) throw userNotFound(username);

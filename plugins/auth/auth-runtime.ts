@@ -25,6 +25,7 @@ import { TokenAuthenticator } from './token-authenticator.js';
 import { TokenService } from './token-service.js';
 import { UserStore } from './user-store.js';
 import { ScrapeTokenStore } from './scrape-token-store.js';
+import { AUTH_NOT_READY } from './errors.js';
 
 /** File name of the plugin's database inside its storage folder. */
 export const DATABASE_FILE = 'auth.sqlite';
@@ -126,7 +127,7 @@ export class AuthRuntime implements Authenticator {
       return {
         ok: false,
         status: 401,
-        code: 'AUTH_NOT_READY',
+        code: AUTH_NOT_READY,
         detail: 'Authentication is starting',
       };
     return this.parts.authenticator.authenticate(request);
@@ -134,7 +135,7 @@ export class AuthRuntime implements Authenticator {
 
   private started(): Parts {
     if (this.parts === undefined)
-      throw new UnavailableError('AUTH_NOT_READY', 'Authentication is starting');
+      throw new UnavailableError(AUTH_NOT_READY, 'Authentication is starting');
     return this.parts;
   }
 }

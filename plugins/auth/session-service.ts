@@ -17,6 +17,15 @@ import type { KeyPolicy, LimitedKey, RateLimiter } from './rate-limiter.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { TokenPair, TokenService, TokenSubject } from './token-service.js';
 import type { UserRecord, UserStore } from './user-store.js';
+import {
+  AUTH_INVALID_CREDENTIALS,
+  AUTH_INVALID_REFRESH_TOKEN,
+  AUTH_NOT_ENABLED,
+  AUTH_RATE_LIMITED,
+  AUTH_REFRESH_TOKEN_REVOKED,
+  AUTH_USER_DISABLED,
+  AUTH_USER_REVOKED,
+} from './errors.js';
 
 /** What signing in needs. */
 export interface SessionServiceDeps {
@@ -63,7 +72,7 @@ const NOT_ENABLED = 'Authentication is not enabled';
 
 function rateLimited(retryAfterMs: number): TooManyRequestsError {
   return new TooManyRequestsError(
-    'AUTH_RATE_LIMITED',
+    AUTH_RATE_LIMITED,
     'Too many failed login attempts; try again later',
     retryAfterMs / 1000,
   );
@@ -87,7 +96,7 @@ export class SessionService {
     deviceToken?: string,
   ): Promise<SignIn> {
     const { users, state, hasher, limiter, slowdown, logger } = this.deps;
-    if (!state.mode.enabled) throw new UnauthorizedError('AUTH_NOT_ENABLED', NOT_ENABLED);
+    if (!state.mode.enabled) throw new UnauthorizedError(AUTH_NOT_ENABLED, NOT_ENABLED);
     const name = username.toLowerCase();
     const keys = this.limitedKeys(name, ip);
     const decision = limiter.check(keys);
@@ -114,14 +123,14 @@ export class SessionService {
         logger.warn('login locked after repeated failures', { username, ip, seconds });
         this.deps.onLockout?.({ username, ip, seconds });
       }
-      throw new UnauthorizedError('AUTH_INVALID_CREDENTIALS', 'Incorrect username or password');
+      throw new UnauthorizedError(AUTH_INVALID_CREDENTIALS, 'Incorrect username or password');
     }
     limiter.reset(keys[0]?.key ?? '');
     slowdown.succeeded(name, ip);
     if (user.disabled) {
       logger.info('login refused: account disabled', { username, ip });
       this.deps.onLogin?.({ username, ip, outcome: 'disabled' });
-      throw new ForbiddenError('AUTH_USER_DISABLED', 'User account is disabled');
+      throw new ForbiddenError(AUTH_USER_DISABLED, 'User account is disabled');
     }
     logger.info('login succeeded', { username, ip, known_device: knownDevice });
     this.deps.onLogin?.({ username, ip, outcome: 'ok' });
@@ -146,7 +155,7 @@ export class SessionService {
   private async knownDevice(username: string): Promise<string> {
     const user = this.deps.users.find(username);
     if (user === undefined)
-      throw new UnauthorizedError('AUTH_USER_REVOKED', 'User account no longer exists');
+      throw new UnauthorizedError(AUTH_USER_REVOKED, 'User account no longer exists');
     return this.deps.tokens.issueDevice(user, this.deps.deviceTtlSec);
   }
 
@@ -161,13 +170,13 @@ export class SessionService {
   /** Rotate: the next pair of the token's sign-in; the old token stops working after a grace. */
   async refresh(refreshToken: string, ip: string): Promise<TokenPair> {
     const { users, state, sessionTokens, logger } = this.deps;
-    if (!state.mode.enabled) throw new UnauthorizedError('AUTH_NOT_ENABLED', NOT_ENABLED);
+    if (!state.mode.enabled) throw new UnauthorizedError(AUTH_NOT_ENABLED, NOT_ENABLED);
     const rotation = await sessionTokens.rotate(refreshToken);
     if (!rotation.ok) {
       if (rotation.reason === 'replayed')
         logger.warn('a used refresh token was presented again; its sign-in is revoked', { ip });
       throw new UnauthorizedError(
-        rotation.reason === 'invalid' ? 'AUTH_INVALID_REFRESH_TOKEN' : 'AUTH_REFRESH_TOKEN_REVOKED',
+        rotation.reason === 'invalid' ? AUTH_INVALID_REFRESH_TOKEN : AUTH_REFRESH_TOKEN_REVOKED,
         rotation.reason === 'invalid'
           ? 'Invalid or expired refresh token'
           : 'This refresh token was already used or revoked; sign in again',
@@ -176,9 +185,9 @@ export class SessionService {
     const { username, uid } = rotation.subject;
     const principal = principalState(users, username, uid);
     if (principal === 'revoked')
-      throw new UnauthorizedError('AUTH_USER_REVOKED', 'User account no longer exists');
+      throw new UnauthorizedError(AUTH_USER_REVOKED, 'User account no longer exists');
     if (principal === 'disabled')
-      throw new ForbiddenError('AUTH_USER_DISABLED', 'User account is disabled');
+      throw new ForbiddenError(AUTH_USER_DISABLED, 'User account is disabled');
     return sessionTokens.issue(rotation.subject, rotation.family);
   }
 
@@ -186,7 +195,7 @@ export class SessionService {
   async logout(refreshToken: string, ip: string): Promise<void> {
     const revoked = await this.deps.sessionTokens.revoke(refreshToken);
     if (!revoked)
-      throw new UnauthorizedError('AUTH_INVALID_REFRESH_TOKEN', 'Invalid or expired refresh token');
+      throw new UnauthorizedError(AUTH_INVALID_REFRESH_TOKEN, 'Invalid or expired refresh token');
     this.deps.logger.info('signed out', { ip });
   }
 

@@ -15,6 +15,14 @@ import type { ScrapeTokenStore } from './scrape-token-store.js';
 import { principalState } from './session-service.js';
 import type { TokenService } from './token-service.js';
 import type { UserStore } from './user-store.js';
+import {
+  AUTH_CHECK_FAILED,
+  AUTH_INVALID_TOKEN,
+  AUTH_REQUIRED,
+  AUTH_TOKEN_SCOPE,
+  AUTH_USER_DISABLED,
+  AUTH_USER_REVOKED,
+} from './errors.js';
 
 const OPEN: AuthenticationResult = { ok: true, principal: null };
 
@@ -45,7 +53,7 @@ export class TokenAuthenticator implements Authenticator {
       return this.scrape(request, request.token);
     // Answered at once when no token needs verifying: core refuses before reading the body.
     if (!this.state.mode.enabled) return OPEN;
-    if (request.token === null) return refuse(401, 'AUTH_REQUIRED', 'Authentication required');
+    if (request.token === null) return refuse(401, AUTH_REQUIRED, 'Authentication required');
     return this.verify(request.token, request.path);
   }
 
@@ -56,29 +64,29 @@ export class TokenAuthenticator implements Authenticator {
       request.method === 'GET' &&
       EXPOSITION_PATHS.has(request.path);
     if (!inScope)
-      return refuse(403, 'AUTH_TOKEN_SCOPE', 'A scrape token may only read the metrics exposition');
+      return refuse(403, AUTH_TOKEN_SCOPE, 'A scrape token may only read the metrics exposition');
     try {
       const id = this.scrapeTokens.verify(token);
-      if (id === null) return refuse(401, 'AUTH_INVALID_TOKEN', 'Invalid or revoked scrape token');
+      if (id === null) return refuse(401, AUTH_INVALID_TOKEN, 'Invalid or revoked scrape token');
       return { ok: true, principal: { username: `scrape-token:${id}`, scope: EXPOSITION_SCOPE } };
     } catch (error) {
       this.logger.error('scrape token check failed', {
         error: error instanceof Error ? error.message : String(error),
       });
-      return refuse(401, 'AUTH_CHECK_FAILED', 'Authentication could not be checked');
+      return refuse(401, AUTH_CHECK_FAILED, 'Authentication could not be checked');
     }
   }
 
   private async verify(token: string, path: string): Promise<AuthenticationResult> {
     try {
       const check = await this.tokens.verify(token, 'access');
-      if (!check.ok) return refuse(401, 'AUTH_INVALID_TOKEN', 'Invalid or expired token');
+      if (!check.ok) return refuse(401, AUTH_INVALID_TOKEN, 'Invalid or expired token');
       const { sub, uid } = check.claims;
       const principal = principalState(this.users, sub, uid);
       if (principal === 'revoked')
-        return refuse(401, 'AUTH_USER_REVOKED', 'User account no longer exists');
+        return refuse(401, AUTH_USER_REVOKED, 'User account no longer exists');
       if (principal === 'disabled')
-        return refuse(403, 'AUTH_USER_DISABLED', 'User account is disabled');
+        return refuse(403, AUTH_USER_DISABLED, 'User account is disabled');
       return { ok: true, principal: { username: sub } };
     } catch (error) {
       // A storage failure must not open the door or crash the request: refuse and log.
@@ -86,7 +94,7 @@ export class TokenAuthenticator implements Authenticator {
         path,
         error: error instanceof Error ? error.message : String(error),
       });
-      return refuse(401, 'AUTH_CHECK_FAILED', 'Authentication could not be checked');
+      return refuse(401, AUTH_CHECK_FAILED, 'Authentication could not be checked');
     }
   }
 }

@@ -7,6 +7,7 @@ import { InputError, Type, checkValue, type JsonRecord, type Static } from '../.
 import type { KnowledgeExtensions } from './knowledge.js';
 import { HOST_SECTION } from '../../sdk/index.js';
 import { isJsonRecord } from '../../sdk/index.js';
+import { GRAPH_CONFIG_INVALID } from './errors.js';
 
 const KeyLists = (description: string) =>
   Type.Record(Type.String(), Type.Array(Type.String()), { default: {}, description });
@@ -54,7 +55,7 @@ export function validateGraphSlice(candidate: Readonly<JsonRecord>): void {
   if (slice === undefined) return;
   const [failure] = checkValue(GraphConfigAsWritten, slice);
   if (failure !== undefined)
-    throw new InputError('GRAPH_CONFIG_INVALID', `stackd.graph: ${failure.message}`, {
+    throw new InputError(GRAPH_CONFIG_INVALID, `stackd.graph: ${failure.message}`, {
       field: ['stackd', 'graph', failure.field].filter((part) => part !== '').join('.'),
     });
 }

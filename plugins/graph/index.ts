@@ -8,7 +8,7 @@ import { GraphService } from './graph-service.js';
 import { buildKnowledge } from './knowledge-build.js';
 import { readShippedKnowledge } from './knowledge-files.js';
 import type { KnowledgeFiles } from './knowledge.js';
-import { dependencyGraphRoute } from './routes/dependency-graph.js';
+import { dependencyGraphRoute } from './routes/graph-routes.js';
 
 export default definePlugin({
   name: 'graph',

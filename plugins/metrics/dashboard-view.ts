@@ -15,11 +15,12 @@ import {
   type JsonRecord,
 } from '../../sdk/index.js';
 import { MetricsConfig } from './config.js';
+import { METRICS_CONFIG_INVALID } from './errors.js';
 
 const field = (path: string) => `updates.dumb.metrics.${path}`;
 
 const refuse = (path: string, message: string) =>
-  new InputError('METRICS_CONFIG_INVALID', `${path}: ${message}`, { field: field(path) });
+  new InputError(METRICS_CONFIG_INVALID, `${path}: ${message}`, { field: field(path) });
 
 /** The stored slice as written, or {} when it is missing or invalid. */
 function storedSlice(document: Readonly<JsonRecord>): JsonRecord {

@@ -4,13 +4,11 @@
  * (`dumb.metrics`, candidates, storage status). Per-process figures come from the supervisor's
  * `processes` collector through core's shared feed, so this plugin also works without it.
  */
-import { definePlugin, type Database } from '../../sdk/index.js';
+import { definePlugin } from '../../sdk/index.js';
 import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
-import { filesystemPaths, MetricsConfig, networkInterfaces } from './config.js';
-import { metricsConfigOf, metricsDashboardView } from './dashboard-view.js';
-import { HistoryRecorder } from './history/history-recorder.js';
-import { MetricsHistoryStore, type RetentionPolicy } from './history/history-store.js';
-import { MetricsFeedService } from './metrics-feed-service.js';
+import { MetricsConfig } from './config.js';
+import { metricsDashboardView } from './dashboard-view.js';
+import { HISTORY_FILE, MetricsRuntime } from './metrics-runtime.js';
 import {
   latestMetricsRoute,
   metricsHistoryRoute,
@@ -20,16 +18,6 @@ import {
 import { filesystemCandidatesRoute, interfaceCandidatesRoute } from './routes/selection-routes.js';
 import { historyMigrateRoute, historyStorageRoute } from './routes/storage-routes.js';
 import { registerMetricsStream } from './streams/metrics-stream.js';
-import { SystemCollector } from './system/system-collector.js';
-import { TickConsumer } from './tick-consumer.js';
-
-const DAY_MS = 86_400_000;
-const HISTORY_FILE = 'history.sqlite';
-
-const retentionOf = (config: MetricsConfig): RetentionPolicy => ({
-  maxAgeMs: config.history_retention_days * DAY_MS,
-  maxBytes: config.history_max_mb * 1024 * 1024,
-});
 
 export default definePlugin({
   name: 'metrics',
@@ -42,22 +30,11 @@ export default definePlugin({
   ],
   config: MetricsConfig,
   register(ctx) {
-    let config = ctx.config;
-    const dataDir = ctx.host.dataDir;
-    let interfaces = networkInterfaces(config.network_interfaces);
-    const collector = new SystemCollector({
-      filesystemPaths: filesystemPaths(config.filesystem_paths, dataDir),
-      networkInterfaces: interfaces,
-      scope: config.scope,
-    });
-    const feed = new MetricsFeedService(
-      filesystemPaths(config.filesystem_paths, dataDir),
-      () => collector.collect(),
-      (error) => ctx.logger.error('metrics feed subscriber failed', { error }),
-    );
+    const runtime = new MetricsRuntime(ctx);
+    const { feed, collector } = runtime;
     ctx.metrics({
       name: 'system',
-      intervalMs: config.interval_ms,
+      intervalMs: ctx.config.interval_ms,
       collect: () => collector.collect(),
     });
     ctx.provide(metricsFeedRef, feed);
@@ -72,71 +49,16 @@ export default definePlugin({
     ctx.route(metricsHistorySeriesRoute(feed));
     ctx.route(metricsSeriesRoute(feed));
     ctx.route(filesystemCandidatesRoute(feed));
-    ctx.route(interfaceCandidatesRoute(() => interfaces));
+    ctx.route(interfaceCandidatesRoute(() => runtime.interfaces()));
     ctx.route(historyStorageRoute(feed, sqlitePath));
     ctx.route(historyMigrateRoute());
-    const consumer: TickConsumer = new TickConsumer(
-      ctx.metricsFeed,
-      feed,
-      (view) => publish(view),
-      {
-        intervalMs: config.interval_ms,
-        historyEveryMs: config.history_enabled ? config.history_interval_sec * 1000 : null,
-      },
-    );
-    // /ws/metrics
-    const publish = registerMetricsStream(ctx, feed, config.interval_ms, (clients) =>
-      consumer.clientsChanged(clients),
+    runtime.publishWith(
+      registerMetricsStream(ctx, feed, ctx.config.interval_ms, (clients) =>
+        runtime.consumer.clientsChanged(clients),
+      ),
     );
 
-    let database: Database | null = null;
-    let recorder: HistoryRecorder | undefined;
-    /** Open or close history to match `config` (at start, and when settings change). */
-    const applyHistory = () => {
-      if (!config.history_enabled) {
-        recorder = undefined;
-        feed.useStore(null);
-        database?.close();
-        database = null;
-      } else if (recorder === undefined) {
-        database = ctx.storage.openDatabase(HISTORY_FILE);
-        const store = new MetricsHistoryStore(database);
-        feed.useStore(store);
-        recorder = new HistoryRecorder(store, retentionOf(config), ctx.logger);
-      } else {
-        recorder.retain(retentionOf(config));
-      }
-      consumer.useHistory(
-        recorder,
-        config.history_enabled ? config.history_interval_sec * 1000 : null,
-      );
-    };
-    let started = false;
-    // Settings saved through POST /config apply at once (interval_ms and scope at the next start).
-    const unsubscribe = ctx.stack.onChange(({ current }) => {
-      const next = metricsConfigOf(current);
-      if (JSON.stringify(next) === JSON.stringify(config)) return;
-      config = next;
-      interfaces = networkInterfaces(config.network_interfaces);
-      const paths = filesystemPaths(config.filesystem_paths, dataDir);
-      collector.select(paths, interfaces);
-      feed.usePaths(paths);
-      if (started) applyHistory();
-    });
-
-    ctx.onStart(() => {
-      started = true;
-      consumer.start(undefined);
-      applyHistory();
-    });
-    ctx.onStop(() => {
-      started = false;
-      unsubscribe();
-      consumer.stop();
-      feed.useStore(null);
-      recorder = undefined;
-      database?.close();
-      database = null;
-    });
+    ctx.onStart(() => runtime.start());
+    ctx.onStop(() => runtime.stop());
   },
 });

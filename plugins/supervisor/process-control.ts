@@ -9,6 +9,7 @@ import type { LaunchOptions, LaunchResult, ProcessEntry } from '../../sdk/index.
 import type { StartOutcome } from './runtime/runner-types.js';
 import type { StartPreparers } from './start-preparers.js';
 import type { Supervisor } from './supervisor.js';
+import { PROCESS_CONFIG_INVALID, PROCESS_START_CANCELLED, PROCESS_START_FAILED } from './errors.js';
 
 /** What a start or restart came to. */
 export type BoundedStart =
@@ -84,12 +85,12 @@ export function throwIfFailed(outcome: StartOutcome): void {
   if (failure === null) return;
   switch (failure.kind) {
     case 'config':
-      throw new BadRequestError('PROCESS_CONFIG_INVALID', failure.message, {
+      throw new BadRequestError(PROCESS_CONFIG_INVALID, failure.message, {
         field: 'process_name',
       });
     case 'cancelled':
-      throw new ConflictError('PROCESS_START_CANCELLED', `start cancelled: ${failure.message}`);
+      throw new ConflictError(PROCESS_START_CANCELLED, `start cancelled: ${failure.message}`);
     default:
-      throw new ConflictError('PROCESS_START_FAILED', failure.message);
+      throw new ConflictError(PROCESS_START_FAILED, failure.message);
   }
 }

@@ -35,6 +35,7 @@ import type { LaunchCgroups, LaunchRecords, StartOutcome } from './runtime/runne
 import { liveTrees, readProcTable } from './runtime/proc-table.js';
 import type { AdoptionStamp } from './runtime/process-runner.js';
 import { adoptLeftovers, blockFingerprint, type Adopter } from './adoption/adopt-leftovers.js';
+import { PROCESS_SELF_STOP } from './errors.js';
 
 /** What the supervisor is built from. */
 export interface SupervisorOptions {
@@ -278,7 +279,7 @@ export class Supervisor {
   async stopEntry(entry: ProcessEntry): Promise<ProcessState> {
     if (entry.self)
       throw new BadRequestError(
-        'PROCESS_SELF_STOP',
+        PROCESS_SELF_STOP,
         `'${entry.process_name}' is this API itself; stop the host instead (SIGTERM)`,
         { field: 'process_name' },
       );

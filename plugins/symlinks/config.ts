@@ -5,6 +5,7 @@
 import {
   checkValue,
   isJsonRecord,
+  listProcessEntries,
   Type,
   withDefaults,
   type JsonRecord,
@@ -81,4 +82,16 @@ export function symlinksConfigOf(
   const stored = isJsonRecord(host) ? host.symlinks : undefined;
   const slice = withDefaults(SymlinksConfig, isJsonRecord(stored) ? stored : {});
   return checkValue(SymlinksConfig, slice).length === 0 ? (slice as SymlinksConfig) : fallback;
+}
+
+/** The configured trees: the slice's defaults plus every block's backup roots and library path. */
+export function configuredRoots(config: SymlinksConfig, document: Readonly<JsonRecord>): string[] {
+  const roots = [...config.default_roots];
+  for (const entry of listProcessEntries(document)) {
+    const { block } = entry;
+    const backupRoots = block.symlink_backup_roots;
+    if (Array.isArray(backupRoots)) roots.push(...backupRoots.map(String));
+    if (typeof block.symlink_library_path === 'string') roots.push(block.symlink_library_path);
+  }
+  return [...new Set(roots.map((root) => root.trim()).filter((root) => root !== ''))];
 }

@@ -7,6 +7,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BadRequestError } from '../../sdk/index.js';
+import { SYMLINK_ROOT_NOT_ALLOWED } from './errors.js';
 
 /** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
 export function realOrNearest(path: string): string {
@@ -57,7 +58,7 @@ export function hasParentSegment(path: string): boolean {
 export function checkAllowed(path: string, allowed: readonly string[], field: string): void {
   if (!isAllowed(path, allowed))
     throw new BadRequestError(
-      'SYMLINK_ROOT_NOT_ALLOWED',
+      SYMLINK_ROOT_NOT_ALLOWED,
       `${field} is outside stackd.symlinks.allowed_roots (checked by its real path)`,
       { field },
     );

@@ -4,13 +4,7 @@
  * (docs/decisions.md §18–19). Its folder is `<data-dir>/symlink-repair/`. Wiring only.
  */
 import { definePlugin } from '../../sdk/index.js';
-import { BackupScheduler } from './backup-scheduler.js';
-import { SymlinksConfig, symlinksConfigOf } from './config.js';
-import { isAllowed } from './confinement.js';
-import { JobRunner } from './job-runner.js';
-import { JobStore } from './job-store.js';
-import { SymlinkOperations } from './operations.js';
-import { SymlinkPaths } from './paths.js';
+import { SymlinksConfig } from './config.js';
 import { jobLatestRoute, jobStatusRoute } from './routes/job-routes.js';
 import {
   backupAsyncRoute,
@@ -20,6 +14,7 @@ import {
   restoreRoute,
 } from './routes/manifest-routes.js';
 import { repairAsyncRoute, repairRoute } from './routes/repair-routes.js';
+import { SymlinksRuntime } from './symlinks-runtime.js';
 import {
   backupManifestsRoute,
   backupStatusRoute,
@@ -48,55 +43,8 @@ export default definePlugin({
     'symlink_manifest_file_list',
   ],
   register(ctx) {
-    // Read from the document on every call: a POST /config change (allowed_roots above all)
-    // applies to the next request, with no restart.
-    const config = (): SymlinksConfig => symlinksConfigOf(ctx.stack.read(), ctx.config);
-    const document = () => ctx.stack.read();
-    // Manifests may also live in the symlink roots (called only once `ops` exists).
-    const paths: SymlinkPaths = new SymlinkPaths(
-      ctx.host.dataDir,
-      ctx.storage.dir,
-      (): string[] => {
-        const { manifest_dirs: manifestDirs, allowed_roots: allowed } = config();
-        // A symlink tree outside the allowed roots is no place for manifests either.
-        return [...manifestDirs, ...ops.defaultRoots().filter((root) => isAllowed(root, allowed))];
-      },
-    );
-    // The database opens on first use: at start, where interrupted jobs are marked.
-    const jobs = new JobStore(() => ctx.storage.openDatabase('jobs.sqlite'));
-    const jobCounter = ctx.exposition.counter<'operation' | 'outcome'>({
-      name: 'stackd_symlink_jobs_total',
-      help: 'Symlink jobs (repair, backup, restore) that ended, by operation and outcome',
-      labelNames: ['operation', 'outcome'],
-    });
-    const brokenLinks = ctx.exposition.counter({
-      name: 'stackd_symlink_broken_links_found_total',
-      help: 'Symlinks whose target does not exist, as found by repair and backup jobs',
-    });
-    const runner = new JobRunner(
-      jobs,
-      ctx.tasks,
-      ctx.events,
-      ctx.logger,
-      (operation, outcome, result) => {
-        jobCounter.inc({ operation, outcome });
-        brokenLinks.inc({}, brokenLinksIn(result));
-      },
-    );
-    const ops: SymlinkOperations = new SymlinkOperations({ config, paths, document, jobs: runner });
-    const scheduler = new BackupScheduler({
-      document,
-      manifestPath: (raw) => paths.manifest(raw, 'symlink_backup_path'),
-      backup: (processName, path, settings) =>
-        ops.backup({
-          backup_path: path,
-          roots: settings.roots,
-          include_broken: settings.includeBroken,
-          process_name: processName,
-        }),
-      logger: ctx.logger,
-    });
-
+    const runtime = new SymlinksRuntime(ctx);
+    const { ops, jobs, scheduler, paths } = runtime;
     ctx.route(repairRoute(ops));
     ctx.route(repairAsyncRoute(ops));
     ctx.route(backupRoute(ops));
@@ -108,36 +56,10 @@ export default definePlugin({
     ctx.route(jobLatestRoute(jobs));
     ctx.route(backupStatusRoute(scheduler));
     ctx.route(rescheduleRoute(scheduler));
-    ctx.route(backupManifestsRoute(paths, document));
+    ctx.route(backupManifestsRoute(paths, () => runtime.document()));
     ctx.route(manifestFilesRoute(paths));
 
-    const unsubscribe = ctx.stack.onChange(() => scheduler.rescheduleAll());
-    ctx.onStart(() => {
-      const interrupted = jobs.failInterrupted();
-      if (interrupted > 0)
-        ctx.logger.warn(
-          `${interrupted} symlink job(s) were interrupted by the last stop; marked error`,
-        );
-      scheduler.rescheduleAll();
-      ctx.tasks.every('symlink backup schedule', ctx.config.schedule_check_sec * 1000, () =>
-        scheduler.tick(),
-      );
-    });
-    ctx.onStop(async () => {
-      unsubscribe();
-      await runner.idle();
-    });
+    ctx.onStart(() => runtime.start());
+    ctx.onStop(() => runtime.stop());
   },
 });
-
-/** Broken links a job's result reports (repair: targets missing; backup: broken links skipped). */
-function brokenLinksIn(result: unknown): number {
-  if (typeof result !== 'object' || result === null) return 0;
-  const counts = result as Record<string, unknown>;
-  let total = 0;
-  for (const key of ['skipped_nonexistent_target', 'skipped_broken']) {
-    const value = counts[key];
-    if (typeof value === 'number' && value > 0) total += value;
-  }
-  return total;
-}

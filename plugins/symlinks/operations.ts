@@ -2,16 +2,21 @@
  * The symlink operations the routes (and the scheduler) call: each checks its request, confines
  * its paths, and runs now (sync routes) or as a persisted job (async routes).
  */
-import { listProcessEntries, type JsonRecord } from '../../sdk/index.js';
-import { runBackup, type BackupResult } from './backup.js';
-import type { SymlinksConfig } from './config.js';
+import type { JsonRecord } from '../../sdk/index.js';
+import { runBackup, type BackupResult } from './backup/backup.js';
+import { configuredRoots, type SymlinksConfig } from './config.js';
 import { realAllowedRoots } from './confinement.js';
-import type { JobAck, JobRunner } from './job-runner.js';
-import { readManifest } from './manifest-file.js';
+import type { JobAck, JobRunner } from './jobs/job-runner.js';
+import { readManifest } from './manifest/manifest-file.js';
 import type { SymlinkPaths } from './paths.js';
-import { planRepair, resolveRoots, type RepairRequest } from './repair-plan.js';
-import { runRepair, type RepairResult } from './repair-run.js';
-import { compareManifest, runRestore, type CompareResult, type RestoreResult } from './restore.js';
+import { planRepair, resolveRoots, type RepairRequest } from './repair/repair-plan.js';
+import { runRepair, type RepairResult } from './repair/repair-run.js';
+import {
+  compareManifest,
+  runRestore,
+  type CompareResult,
+  type RestoreResult,
+} from './manifest/restore.js';
 
 /** A backup request. */
 export interface BackupRequest {
@@ -55,14 +60,7 @@ export class SymlinkOperations {
 
   /** The configured trees: the slice's defaults plus every block's backup roots and library path. */
   defaultRoots(): string[] {
-    const roots = [...this.deps.config().default_roots];
-    for (const entry of listProcessEntries(this.deps.document())) {
-      const { block } = entry;
-      const backupRoots = block.symlink_backup_roots;
-      if (Array.isArray(backupRoots)) roots.push(...backupRoots.map(String));
-      if (typeof block.symlink_library_path === 'string') roots.push(block.symlink_library_path);
-    }
-    return [...new Set(roots.map((root) => root.trim()).filter((root) => root !== ''))];
+    return configuredRoots(this.deps.config(), this.deps.document());
   }
 
   async repair(

@@ -8,6 +8,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { BadRequestError } from '../../sdk/index.js';
 import { isWithin as inside, realOrNearest } from './confinement.js';
+import { SYMLINK_PATH_INVALID, SYMLINK_PATH_OUTSIDE, SYMLINK_PATH_REQUIRED } from './errors.js';
 
 const ORIGINAL_PREFIX = '/config/symlink-repair';
 
@@ -39,23 +40,23 @@ export class SymlinkPaths {
   /** A manifest path from a client: mapped and confined, or 400 naming `field`. */
   manifest(raw: string, field: string): string {
     if (raw.includes('\u0000'))
-      throw new BadRequestError('SYMLINK_PATH_INVALID', `${field} contains a NUL character`, {
+      throw new BadRequestError(SYMLINK_PATH_INVALID, `${field} contains a NUL character`, {
         field,
       });
     if (raw.trim() === '')
-      throw new BadRequestError('SYMLINK_PATH_REQUIRED', `${field} is required`, { field });
+      throw new BadRequestError(SYMLINK_PATH_REQUIRED, `${field} is required`, { field });
     const path = this.mapped(raw);
     // Longer than the system takes (PATH_MAX 4096, NAME_MAX 255 bytes): refused here.
     if (
       Buffer.byteLength(path) >= 4096 ||
       path.split('/').some((part) => Buffer.byteLength(part) > 255)
     )
-      throw new BadRequestError('SYMLINK_PATH_INVALID', `${field} is too long`, { field });
+      throw new BadRequestError(SYMLINK_PATH_INVALID, `${field} is too long`, { field });
     const real = realOrNearest(path);
     const bases = [this.dataDir, ...this.allowedDirs()].map((base) => realOrNearest(resolve(base)));
     if (!bases.some((base) => inside(base, real)))
       throw new BadRequestError(
-        'SYMLINK_PATH_OUTSIDE',
+        SYMLINK_PATH_OUTSIDE,
         `${field} must stay within the data dir (/config/symlink-repair maps to ` +
           `${this.storageDir}), a configured manifest dir or a symlink root`,
         { field },
@@ -71,7 +72,7 @@ export class SymlinkPaths {
       !inside(realOrNearest(this.snapshotDir), realOrNearest(path))
     )
       throw new BadRequestError(
-        'SYMLINK_PATH_OUTSIDE',
+        SYMLINK_PATH_OUTSIDE,
         `${field} must stay within ${this.snapshotDir} (/config/symlink-repair/snapshots)`,
         { field },
       );

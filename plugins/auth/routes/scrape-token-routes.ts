@@ -7,6 +7,7 @@ import { MessageBody, Type, defineRoute, NotFoundError, reply } from '../../../s
 import type { AuthRuntime } from '../auth-runtime.js';
 import { Errors } from '../schemas.js';
 import { AUTH_TAGS } from './route-context.js';
+import { AUTH_SCRAPE_TOKEN_NOT_FOUND } from '../errors.js';
 
 const PATH = '/api/auth/scrape-tokens';
 
@@ -68,7 +69,7 @@ export function revokeScrapeTokenRoute(runtime: AuthRuntime) {
     },
     handler: (request) => {
       if (!runtime.scrapeTokens.revoke(request.params.id))
-        throw new NotFoundError('AUTH_SCRAPE_TOKEN_NOT_FOUND', 'No scrape token with that id', {
+        throw new NotFoundError(AUTH_SCRAPE_TOKEN_NOT_FOUND, 'No scrape token with that id', {
           field: 'id',
         });
       return { message: 'Scrape token revoked' };

@@ -12,6 +12,7 @@ import {
 } from '../schemas.js';
 import type { AuthRuntime } from '../auth-runtime.js';
 import { AUTH_TAGS } from './route-context.js';
+import { AUTH_TOKEN_MISSING } from '../errors.js';
 
 export function loginRoute(runtime: AuthRuntime) {
   return defineRoute({
@@ -82,7 +83,7 @@ export function verifyRoute(runtime: AuthRuntime) {
     handler: (request) => {
       const token = request.body.token ?? request.query.token;
       if (token === undefined)
-        throw new InputError('AUTH_TOKEN_MISSING', 'token is required', { field: 'token' });
+        throw new InputError(AUTH_TOKEN_MISSING, 'token is required', { field: 'token' });
       return runtime.sessions.verify(token);
     },
   });

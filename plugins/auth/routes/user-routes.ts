@@ -14,6 +14,7 @@ import {
 } from '../schemas.js';
 import type { AuthRuntime } from '../auth-runtime.js';
 import { AUTH_TAGS } from './route-context.js';
+import { AUTH_NOTHING_TO_UPDATE } from '../errors.js';
 
 export function listUsersRoute(runtime: AuthRuntime) {
   return defineRoute({
@@ -71,7 +72,7 @@ export function updateUserRoute(runtime: AuthRuntime) {
       const { username } = request.params;
       const { disabled, password, current_password: currentPassword } = request.body;
       if (disabled === undefined && password === undefined)
-        throw new InputError('AUTH_NOTHING_TO_UPDATE', 'Give disabled, password or both', {
+        throw new InputError(AUTH_NOTHING_TO_UPDATE, 'Give disabled, password or both', {
           field: 'disabled',
         });
       if (password !== undefined)

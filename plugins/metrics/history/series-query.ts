@@ -8,6 +8,7 @@ import type {
 import { bucketGauge, bucketRate, bucketWidth } from './buckets.js';
 import type { HistoryWindow, MetricsHistoryStore } from './history-store.js';
 import { seriesValue, type SeriesSelector } from './series-row.js';
+import { METRICS_PROCESS_REQUIRED, METRICS_WINDOW_INVALID } from '../errors.js';
 
 /** Default window of history and series reads. */
 export const DEFAULT_WINDOW_SEC = 6 * 3600;
@@ -37,7 +38,7 @@ export function queryWindow(
   const end = until ?? nowSec;
   const start = since ?? end - DEFAULT_WINDOW_SEC;
   if (start > end)
-    throw new InputError('METRICS_WINDOW_INVALID', 'since must not be after until', {
+    throw new InputError(METRICS_WINDOW_INVALID, 'since must not be after until', {
       field: 'since',
     });
   return { since: start, until: end };
@@ -57,7 +58,7 @@ export function runSeriesQuery(
   const { since, until } = queryWindow(query.since, query.until);
   const isProcess = query.metric.startsWith('process_');
   if (isProcess && (query.process_name === undefined || query.process_name.length === 0))
-    throw new InputError('METRICS_PROCESS_REQUIRED', `${query.metric} needs process_name`, {
+    throw new InputError(METRICS_PROCESS_REQUIRED, `${query.metric} needs process_name`, {
       field: 'process_name',
     });
   const usesPath = query.metric === 'disk_percent' || query.metric === 'inode_percent';

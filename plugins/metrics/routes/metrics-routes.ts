@@ -38,8 +38,8 @@ const LatestSnapshot = Type.Object({
  * text format (Prometheus's own Accept header does) or scrapes with a scrape token, so a
  * scrape config can name the conventional path.
  */
-export const latestMetricsRoute = (feed: MetricsFeedService, exposition: Exposition) =>
-  defineRoute({
+export function latestMetricsRoute(feed: MetricsFeedService, exposition: Exposition) {
+  return defineRoute({
     method: 'GET',
     path: '/metrics',
     summary: 'The latest metrics snapshot (system and supervised processes), with its age',
@@ -58,10 +58,11 @@ export const latestMetricsRoute = (feed: MetricsFeedService, exposition: Exposit
       return { ...toDashboardSnapshot(view), age_ms: Math.max(0, Math.round(age)) };
     },
   });
+}
 
 /** GET /metrics/history */
-export const metricsHistoryRoute = (feed: MetricsFeedService) =>
-  defineRoute({
+export function metricsHistoryRoute(feed: MetricsFeedService) {
+  return defineRoute({
     method: 'GET',
     path: '/metrics/history',
     summary: 'Stored snapshots of a time window, oldest first',
@@ -72,10 +73,11 @@ export const metricsHistoryRoute = (feed: MetricsFeedService) =>
       return { items: page.items.map(toDashboardSnapshot), truncated: page.truncated };
     },
   });
+}
 
 /** GET /metrics/history_series */
-export const metricsHistorySeriesRoute = (feed: MetricsFeedService) =>
-  defineRoute({
+export function metricsHistorySeriesRoute(feed: MetricsFeedService) {
+  return defineRoute({
     method: 'GET',
     path: '/metrics/history_series',
     summary: 'History downsampled for charts: snapshots, aligned series and min/max',
@@ -92,10 +94,11 @@ export const metricsHistorySeriesRoute = (feed: MetricsFeedService) =>
         bucketSeconds: request.query.bucket_seconds,
       }),
   });
+}
 
 /** GET /metrics/series */
-export const metricsSeriesRoute = (feed: MetricsFeedService) =>
-  defineRoute({
+export function metricsSeriesRoute(feed: MetricsFeedService) {
+  return defineRoute({
     method: 'GET',
     path: '/metrics/series',
     summary: 'One metric over time, downsampled into buckets (rates from counters)',
@@ -103,3 +106,4 @@ export const metricsSeriesRoute = (feed: MetricsFeedService) =>
     schema: { query: SeriesQuery, response: MetricsSeries },
     handler: (request) => feed.series(request.query),
   });
+}

@@ -30,8 +30,8 @@ const InterfaceCandidate = Type.Object({
   tx_bytes: Type.Number(),
 });
 
-export const filesystemCandidatesRoute = (feed: MetricsFeedService) =>
-  defineRoute({
+export function filesystemCandidatesRoute(feed: MetricsFeedService) {
+  return defineRoute({
     method: 'GET',
     path: '/metrics/filesystems',
     summary: 'Mounted filesystems that can be monitored, and the paths monitored now',
@@ -50,9 +50,10 @@ export const filesystemCandidatesRoute = (feed: MetricsFeedService) =>
       selected: [...feed.filesystemPaths()],
     }),
   });
+}
 
-export const interfaceCandidatesRoute = (selected: () => readonly string[]) =>
-  defineRoute({
+export function interfaceCandidatesRoute(selected: () => readonly string[]) {
+  return defineRoute({
     method: 'GET',
     path: '/metrics/network-interfaces',
     summary: 'Network interfaces that can be monitored, and the selection now',
@@ -66,3 +67,4 @@ export const interfaceCandidatesRoute = (selected: () => readonly string[]) =>
     },
     handler: () => ({ candidates: interfaceCandidates(), selected: [...selected()] }),
   });
+}

@@ -51,8 +51,8 @@ function fileBytes(path: string): number {
 
 const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
 
-export const historyStorageRoute = (feed: MetricsFeedService, sqlitePath: string) =>
-  defineRoute({
+export function historyStorageRoute(feed: MetricsFeedService, sqlitePath: string) {
+  return defineRoute({
     method: 'GET',
     path: '/metrics/history/storage',
     summary: 'Where metrics history is stored, how much, and over what time',
@@ -86,9 +86,10 @@ export const historyStorageRoute = (feed: MetricsFeedService, sqlitePath: string
       };
     },
   });
+}
 
-export const historyMigrateRoute = () =>
-  defineRoute({
+export function historyMigrateRoute() {
+  return defineRoute({
     method: 'POST',
     path: '/metrics/history/migrate',
     summary: 'Import JSONL history (there is none: stackd never wrote any)',
@@ -106,3 +107,4 @@ export const historyMigrateRoute = () =>
     },
     handler: () => ({ completed: true, files: 0, samples: 0, skipped: 0 }),
   });
+}

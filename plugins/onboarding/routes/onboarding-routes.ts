@@ -41,8 +41,8 @@ export interface OnboardingRouteDeps {
 }
 
 /** POST /process/start-core-service */
-export const startCoreServiceRoute = (deps: OnboardingRouteDeps) =>
-  defineRoute({
+export function startCoreServiceRoute(deps: OnboardingRouteDeps) {
+  return defineRoute({
     method: 'POST',
     path: '/process/start-core-service',
     summary: 'Onboarding: configure and start core services, dependencies and optional services',
@@ -52,10 +52,11 @@ export const startCoreServiceRoute = (deps: OnboardingRouteDeps) =>
     schema: { body: StartCoreServiceBody, response: StartCoreServiceResponse },
     handler: ({ body }) => deps.starter.run(body),
   });
+}
 
 /** GET /process/core-services */
-export const coreServicesRoute = (deps: OnboardingRouteDeps) =>
-  defineRoute({
+export function coreServicesRoute(deps: OnboardingRouteDeps) {
+  return defineRoute({
     method: 'GET',
     path: '/process/core-services',
     summary: 'The core services onboarding offers, their dependencies and default options',
@@ -63,10 +64,11 @@ export const coreServicesRoute = (deps: OnboardingRouteDeps) =>
     schema: { response: CoreServicesResponse },
     handler: () => coreServicesView(deps.catalog),
   });
+}
 
 /** GET /process/optional-services */
-export const optionalServicesRoute = (deps: OnboardingRouteDeps) =>
-  defineRoute({
+export function optionalServicesRoute(deps: OnboardingRouteDeps) {
+  return defineRoute({
     method: 'GET',
     path: '/process/optional-services',
     summary: 'The optional services onboarding offers, with their options',
@@ -78,6 +80,7 @@ export const optionalServicesRoute = (deps: OnboardingRouteDeps) =>
     schema: { query: OptionalServicesQuery, response: OptionalServicesResponse },
     handler: ({ query }) => optionalServicesView(deps.catalog, query),
   });
+}
 
 function completed(stack: StackConfig): boolean {
   const host = stack.read().stackd;
@@ -97,8 +100,8 @@ async function setCompleted(stack: StackConfig, value: boolean, status: string) 
 }
 
 /** GET /config/onboarding-status */
-export const onboardingStatusRoute = (stack: StackConfig) =>
-  defineRoute({
+export function onboardingStatusRoute(stack: StackConfig) {
+  return defineRoute({
     method: 'GET',
     path: '/config/onboarding-status',
     summary: 'Whether onboarding is still needed',
@@ -110,10 +113,11 @@ export const onboardingStatusRoute = (stack: StackConfig) =>
       return { onboarding_completed: done, needs_onboarding: !done };
     },
   });
+}
 
 /** POST /config/onboarding-completed */
-export const onboardingCompletedRoute = (stack: StackConfig) =>
-  defineRoute({
+export function onboardingCompletedRoute(stack: StackConfig) {
+  return defineRoute({
     method: 'POST',
     path: '/config/onboarding-completed',
     summary: 'Mark onboarding complete (saved to the configuration file)',
@@ -121,10 +125,11 @@ export const onboardingCompletedRoute = (stack: StackConfig) =>
     schema: { response: OnboardingChange },
     handler: () => setCompleted(stack, true, 'Onboarding completed successfully'),
   });
+}
 
 /** POST /config/reset-onboarding */
-export const resetOnboardingRoute = (stack: StackConfig) =>
-  defineRoute({
+export function resetOnboardingRoute(stack: StackConfig) {
+  return defineRoute({
     method: 'POST',
     path: '/config/reset-onboarding',
     summary: 'Reset onboarding to incomplete (saved to the configuration file)',
@@ -132,3 +137,4 @@ export const resetOnboardingRoute = (stack: StackConfig) =>
     schema: { response: OnboardingChange },
     handler: () => setCompleted(stack, false, 'Onboarding status reset to false'),
   });
+}

@@ -31,18 +31,20 @@ const ServiceUiToggled = Type.Object({ message: Type.String(), enabled: Type.Boo
 const ENABLED_PATH = ['stackd', 'onboarding', 'service_ui_enabled'] as const;
 
 /** The reverse proxy at `/service/ui/<key>/`. */
-export const serviceUiProxy = (state: ServiceUiState): ProxyDefinition => ({
-  prefix: SERVICE_UI_PREFIX,
-  summary: "A service's own web UI (when service UIs are enabled)",
-  resolve: (key) => {
-    const origin = state.origin(key);
-    return origin === null ? null : { origin };
-  },
-});
+export function serviceUiProxy(state: ServiceUiState): ProxyDefinition {
+  return {
+    prefix: SERVICE_UI_PREFIX,
+    summary: "A service's own web UI (when service UIs are enabled)",
+    resolve: (key) => {
+      const origin = state.origin(key);
+      return origin === null ? null : { origin };
+    },
+  };
+}
 
 /** GET /config/service-ui */
-export const serviceUiListRoute = (state: ServiceUiState) =>
-  defineRoute({
+export function serviceUiListRoute(state: ServiceUiState) {
+  return defineRoute({
     method: 'GET',
     path: '/config/service-ui',
     summary: 'The service UIs the proxy exposes (enabled services with a port)',
@@ -59,10 +61,11 @@ export const serviceUiListRoute = (state: ServiceUiState) =>
       };
     },
   });
+}
 
 /** POST /config/service-ui */
-export const serviceUiToggleRoute = (stack: StackConfig) =>
-  defineRoute({
+export function serviceUiToggleRoute(stack: StackConfig) {
+  return defineRoute({
     method: 'POST',
     path: '/config/service-ui',
     summary: 'Turn the service UI reverse proxy on or off (saved to the configuration file)',
@@ -84,6 +87,7 @@ export const serviceUiToggleRoute = (stack: StackConfig) =>
       };
     },
   });
+}
 
 function objectAt(parent: JsonRecord, key: string): JsonRecord {
   const value = parent[key];

@@ -5,6 +5,7 @@
  */
 import { InputError, type ServiceConfigFormat } from '../../../sdk/index.js';
 import { loadFormatParsers } from './config-formats.js';
+import { SERVICE_CONFIG_INVALID } from '../errors.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,13 +51,13 @@ export async function structureToText(
     }
     case 'conf':
       if (!isRecord(value))
-        throw new InputError('SERVICE_CONFIG_INVALID', 'updates must be an object of sections', {
+        throw new InputError(SERVICE_CONFIG_INVALID, 'updates must be an object of sections', {
           field: 'updates',
         });
       return confText(value);
     case 'python':
       throw new InputError(
-        'SERVICE_CONFIG_INVALID',
+        SERVICE_CONFIG_INVALID,
         'A Python config file can only be replaced as text: send updates as a string',
         { field: 'updates' },
       );

@@ -16,6 +16,12 @@ import {
 import type { ServiceConfigFormat } from '../../../sdk/index.js';
 
 import { checkFormat, formatOf, loadFormatParsers, parseFormat } from './config-formats.js';
+import {
+  SERVICE_CONFIG_FILE_NOT_FOUND,
+  SERVICE_CONFIG_INVALID,
+  SERVICE_CONFIG_NO_FILE,
+  SERVICE_CONFIG_UNSUPPORTED_FORMAT,
+} from '../errors.js';
 
 /** The declared file of a block and its format. */
 export interface ServiceConfigTarget {
@@ -31,14 +37,14 @@ export function configTarget(
 ): ServiceConfigTarget {
   const file = block.config_file;
   if (typeof file !== 'string' || file.trim() === '')
-    throw new BadRequestError('SERVICE_CONFIG_NO_FILE', 'No config file path defined.', {
+    throw new BadRequestError(SERVICE_CONFIG_NO_FILE, 'No config file path defined.', {
       field: 'service_name',
     });
   const path = isAbsolute(file) ? file : resolve(dataDir, file);
   const format = formatOf(path, declaredFormat);
   if (format === undefined)
     throw new BadRequestError(
-      'SERVICE_CONFIG_UNSUPPORTED_FORMAT',
+      SERVICE_CONFIG_UNSUPPORTED_FORMAT,
       `Unsupported config file format: ${path}`,
       {
         field: 'service_name',
@@ -56,7 +62,7 @@ export async function readServiceConfig(
     raw = await readFile(target.path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new NotFoundError('SERVICE_CONFIG_FILE_NOT_FOUND', 'Config file not found.', {
+      throw new NotFoundError(SERVICE_CONFIG_FILE_NOT_FOUND, 'Config file not found.', {
         field: 'service_name',
       });
     throw error;
@@ -76,7 +82,7 @@ export async function assertServiceConfig(
   const problem = checkFormat(target.format, content);
   if (problem !== null)
     throw new InputError(
-      'SERVICE_CONFIG_INVALID',
+      SERVICE_CONFIG_INVALID,
       `Invalid ${target.format} on line ${problem.line}: ${problem.message}`,
       { field: 'updates' },
     );

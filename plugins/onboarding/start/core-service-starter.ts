@@ -13,6 +13,7 @@ import { applyPlanItem } from './plan-block.js';
 import { resolvePort } from './port-conflicts.js';
 import { entryAtPath } from './setup-hooks.js';
 import { buildStartPlan, type PlanItem } from './start-plan.js';
+import { ONBOARDING_START_FAILED } from '../errors.js';
 
 /** What the starter works with. */
 export interface CoreServiceStarterDeps {
@@ -135,7 +136,7 @@ export class CoreServiceStarter {
     return {
       service,
       detail: error instanceof Error ? error.message : String(error),
-      code: 'ONBOARDING_START_FAILED',
+      code: ONBOARDING_START_FAILED,
     };
   }
 }

@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import { ConflictError } from '../../../sdk/index.js';
 import type { ProcessEntry } from '../../../sdk/index.js';
+import { ONBOARDING_NO_FREE_PORT } from '../errors.js';
 
 /** True when a listener can bind 127.0.0.1:port right now (tried, then closed at once). */
 export function canListen(port: number): Promise<boolean> {
@@ -51,7 +52,7 @@ export async function resolvePort(
   for (let candidate = port + 1; candidate <= 65_535; candidate += 1)
     if (!taken.has(candidate) && (await isFree(candidate))) return candidate;
   throw new ConflictError(
-    'ONBOARDING_NO_FREE_PORT',
+    ONBOARDING_NO_FREE_PORT,
     `No free port at or above ${port} for ${entry.process_name}`,
     { field: 'port' },
   );

@@ -11,6 +11,7 @@ import {
 } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import type { ProcessEntry } from '../../../sdk/index.js';
+import { PROCESS_SETUP_FAILED } from '../errors.js';
 
 /** What the hooks run with. */
 export interface SetupHookDeps {
@@ -63,7 +64,7 @@ export async function runSetupHooks(
       if (isHttpError(error)) throw error;
       throw new HttpError(
         500,
-        'PROCESS_SETUP_FAILED',
+        PROCESS_SETUP_FAILED,
         `Setup of ${entry.process_name} failed: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
       );

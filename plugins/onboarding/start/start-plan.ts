@@ -10,6 +10,12 @@ import type { CatalogService } from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import { findProcessEntry, listProcessEntries } from '../../../sdk/index.js';
 import type { CoreServiceRequest, StartCoreServiceBody, StartError } from '../schemas.js';
+import {
+  ONBOARDING_NOT_CORE_SERVICE,
+  ONBOARDING_NOT_OPTIONAL_SERVICE,
+  ONBOARDING_UNKNOWN_DEPENDENCY,
+  ONBOARDING_UNKNOWN_SERVICE,
+} from '../errors.js';
 
 /** The core service a dependency is started for. */
 export interface CoreRef {
@@ -62,48 +68,110 @@ export function buildStartPlan(
   catalog: ServiceCatalogRegistry,
   document: JsonRecord,
 ): StartPlan {
-  const errors: StartError[] = [];
-  const entries = listProcessEntries(document);
+  const planner = new StartPlanner(catalog, document);
   const cores: CoreServiceRequest[] =
     body.core_services === undefined
       ? []
       : Array.isArray(body.core_services)
         ? body.core_services
         : [body.core_services];
-
+  const optionals = planner.optionalServices(body.optional_services ?? []);
+  const middle = cores.flatMap((request) => planner.coreItems(request));
+  // Optional services start before or after the cores, as the catalog says.
   const front: PlanItem[] = [];
-  const middle: PlanItem[] = [];
   const back: PlanItem[] = [];
+  for (const service of optionals) {
+    const target = service.start === 'before_core' ? front : back;
+    target.push(
+      ...planner.dependencyItems(service, null, null, service.name),
+      optionalItem(service, cores, body),
+    );
+  }
+  return { items: mergeDuplicates([...front, ...middle, ...back]), errors: planner.errors };
+}
 
-  const sharedPath = (service: CatalogService): string[] => [service.key];
-  const perCorePath = (service: CatalogService, core: CoreRef): string[] => {
-    const existing = document[service.key];
-    // A user's singleton block of the service is used as it is (no instances next to it).
-    if (isJsonRecord(existing) && !isJsonRecord(existing.instances) && 'process_name' in existing)
-      return [service.key];
-    return [service.key, 'instances', core.name];
-  };
+/** Places the named services of one request, collecting what it cannot place as errors. */
+class StartPlanner {
+  readonly errors: StartError[] = [];
+  private readonly entries: ReturnType<typeof listProcessEntries>;
 
-  const resolveName = (name: string): CatalogService | undefined => {
-    const direct = catalog.resolve(name);
-    if (direct !== undefined) return direct;
-    const entry = findProcessEntry(entries, name);
-    return entry === undefined ? undefined : catalog.get(entry.config_key);
-  };
+  constructor(
+    private readonly catalog: ServiceCatalogRegistry,
+    private readonly document: JsonRecord,
+  ) {
+    this.entries = listProcessEntries(document);
+  }
 
-  const dependencyItems = (
+  /** The optional services named, in order; other names become error items. */
+  optionalServices(names: readonly string[]): CatalogService[] {
+    const services: CatalogService[] = [];
+    for (const name of names) {
+      const service = this.resolveName(name);
+      if (service === undefined || service.role === 'core' || service.per_core_instance === true)
+        this.errors.push({
+          service: name,
+          code:
+            service === undefined ? ONBOARDING_UNKNOWN_SERVICE : ONBOARDING_NOT_OPTIONAL_SERVICE,
+          detail:
+            service === undefined
+              ? `Service '${name}' is not in the service catalog`
+              : `${name} is not an optional service`,
+        });
+      else services.push(service);
+    }
+    return services;
+  }
+
+  /** A core service's dependencies, then the core itself (nothing but an error when unknown). */
+  coreItems(request: CoreServiceRequest): PlanItem[] {
+    const service = this.resolveName(request.name);
+    if (service === undefined || service.role !== 'core') {
+      this.errors.push({
+        service: request.name,
+        code: service === undefined ? ONBOARDING_UNKNOWN_SERVICE : ONBOARDING_NOT_CORE_SERVICE,
+        detail:
+          service === undefined
+            ? `Service '${request.name}' is not in the service catalog`
+            : `${request.name} is not a core service`,
+      });
+      return [];
+    }
+    const core: CoreRef = { key: service.key, name: service.name };
+    const instance =
+      service.supports_instances === true
+        ? sanitizeInstanceName(request.instance_name ?? 'Default')
+        : null;
+    return [
+      ...this.dependencyItems(service, core, request, request.name),
+      {
+        role: 'core',
+        service,
+        path: instance === null ? [service.key] : [service.key, 'instances', instance],
+        cores: [],
+        owner: core,
+        instance,
+        perCore: false,
+        options: optionsFor(request.service_options, service.key, instance),
+        debridKey: request.debrid_key ?? null,
+        debridService: request.debrid_service ?? '',
+      },
+    ];
+  }
+
+  /** The dependencies of `of`: per-core instances for `core`, or shared blocks. */
+  dependencyItems(
     of: CatalogService,
     core: CoreRef | null,
     request: CoreServiceRequest | null,
     label: string,
-  ): PlanItem[] => {
+  ): PlanItem[] {
     const planned: PlanItem[] = [];
     for (const key of of.dependencies ?? []) {
-      const dependency = catalog.get(key);
+      const dependency = this.catalog.get(key);
       if (dependency === undefined) {
-        errors.push({
+        this.errors.push({
           service: label,
-          code: 'ONBOARDING_UNKNOWN_DEPENDENCY',
+          code: ONBOARDING_UNKNOWN_DEPENDENCY,
           detail: `${label} depends on '${key}', which is not in the service catalog`,
         });
         continue;
@@ -112,7 +180,7 @@ export function buildStartPlan(
       planned.push({
         role: 'dependency',
         service: dependency,
-        path: perCore ? perCorePath(dependency, core) : sharedPath(dependency),
+        path: perCore ? this.perCorePath(dependency, core) : [dependency.key],
         cores: core === null ? [] : [core],
         owner: perCore ? core : null,
         instance: perCore ? core.name : null,
@@ -123,61 +191,34 @@ export function buildStartPlan(
       });
     }
     return planned;
-  };
-
-  const optionalKeys: CatalogService[] = [];
-  for (const name of body.optional_services ?? []) {
-    const service = resolveName(name);
-    if (service === undefined || service.role === 'core' || service.per_core_instance === true) {
-      errors.push({
-        service: name,
-        code:
-          service === undefined ? 'ONBOARDING_UNKNOWN_SERVICE' : 'ONBOARDING_NOT_OPTIONAL_SERVICE',
-        detail:
-          service === undefined
-            ? `Service '${name}' is not in the service catalog`
-            : `${name} is not an optional service`,
-      });
-    } else optionalKeys.push(service);
   }
 
-  for (const request of cores) {
-    const service = resolveName(request.name);
-    if (service === undefined || service.role !== 'core') {
-      errors.push({
-        service: request.name,
-        code: service === undefined ? 'ONBOARDING_UNKNOWN_SERVICE' : 'ONBOARDING_NOT_CORE_SERVICE',
-        detail:
-          service === undefined
-            ? `Service '${request.name}' is not in the service catalog`
-            : `${request.name} is not a core service`,
-      });
-      continue;
-    }
-    const core: CoreRef = { key: service.key, name: service.name };
-    const instance =
-      service.supports_instances === true
-        ? sanitizeInstanceName(request.instance_name ?? 'Default')
-        : null;
-    middle.push(...dependencyItems(service, core, request, request.name));
-    middle.push({
-      role: 'core',
-      service,
-      path: instance === null ? [service.key] : [service.key, 'instances', instance],
-      cores: [],
-      owner: core,
-      instance,
-      perCore: false,
-      options: optionsFor(request.service_options, service.key, instance),
-      debridKey: request.debrid_key ?? null,
-      debridService: request.debrid_service ?? '',
-    });
+  private perCorePath(service: CatalogService, core: CoreRef): string[] {
+    const existing = this.document[service.key];
+    // A user's singleton block of the service is used as it is (no instances next to it).
+    if (isJsonRecord(existing) && !isJsonRecord(existing.instances) && 'process_name' in existing)
+      return [service.key];
+    return [service.key, 'instances', core.name];
   }
 
-  const optionalItem = (service: CatalogService): PlanItem => ({
+  private resolveName(name: string): CatalogService | undefined {
+    const direct = this.catalog.resolve(name);
+    if (direct !== undefined) return direct;
+    const entry = findProcessEntry(this.entries, name);
+    return entry === undefined ? undefined : this.catalog.get(entry.config_key);
+  }
+}
+
+/** An optional service's own block: options from every core request, then its own. */
+function optionalItem(
+  service: CatalogService,
+  cores: readonly CoreServiceRequest[],
+  body: StartCoreServiceBody,
+): PlanItem {
+  return {
     role: 'optional',
     service,
-    path: sharedPath(service),
+    path: [service.key],
     cores: [],
     owner: null,
     instance: null,
@@ -194,12 +235,7 @@ export function buildStartPlan(
     },
     debridKey: null,
     debridService: '',
-  });
-  for (const service of optionalKeys) {
-    const target = service.start === 'before_core' ? front : back;
-    target.push(...dependencyItems(service, null, null, service.name), optionalItem(service));
-  }
-  return { items: mergeDuplicates([...front, ...middle, ...back]), errors };
+  };
 }
 
 /** A block wanted twice starts once, at its first place, attached to every core, options merged. */

@@ -6,6 +6,7 @@ import {
   Type,
   type Static,
 } from '../../../sdk/index.js';
+import { CONFIG_STALE } from '../errors.js';
 
 /** One field's change (the sdk's schema: the same shape everywhere a diff is shown). */
 export const FieldChange = ConfigFieldChangeSchema;
@@ -108,7 +109,7 @@ export type ChangePreview = Static<typeof ChangePreview>;
 export const StaleGeneration = Type.Object(
   {
     detail: Type.String(),
-    code: Type.Literal('CONFIG_STALE'),
+    code: Type.Literal(CONFIG_STALE),
     generation: Type.Integer({ description: 'The current generation (also in the ETag header).' }),
   },
   {
@@ -116,7 +117,7 @@ export const StaleGeneration = Type.Object(
     examples: [
       {
         detail: 'the configuration changed meanwhile; its generation is now 1764166000013',
-        code: 'CONFIG_STALE',
+        code: CONFIG_STALE,
         generation: 1764166000013,
       },
     ],

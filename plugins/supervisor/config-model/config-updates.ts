@@ -19,6 +19,7 @@ import { deepMerge } from './config-merge.js';
 import { restoreSecrets } from '../../../sdk/index.js';
 import { validateBlock, validateDocument, type ConfigFailure } from './config-validation.js';
 import { writeViews } from './config-views.js';
+import { CONFIG_CHANGED, CONFIG_INVALID, PROCESS_NOT_FOUND } from '../errors.js';
 
 /** The answer of POST /config. */
 export interface ConfigUpdateResult {
@@ -39,7 +40,7 @@ function blockAt(document: JsonRecord, path: readonly string[]): JsonRecord | un
 }
 
 function rejection(field: string, message: string): InputError {
-  return new InputError('CONFIG_INVALID', `Invalid configuration at '${field}': ${message}`, {
+  return new InputError(CONFIG_INVALID, `Invalid configuration at '${field}': ${message}`, {
     field,
   });
 }
@@ -65,7 +66,7 @@ function blockFailure(
 export function findEntryOrThrow(document: JsonRecord, processName: string): ProcessEntry {
   const entry = findProcessEntry(listProcessEntries(document), processName);
   if (entry === undefined)
-    throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${processName}' not found`, {
+    throw new NotFoundError(PROCESS_NOT_FOUND, `Process '${processName}' not found`, {
       field: 'process_name',
     });
   return entry;
@@ -106,10 +107,7 @@ function prepareBlockUpdate(
   const mutate = (draft: JsonRecord): void => {
     const current = blockAt(draft, entry.path);
     if (current === undefined || current.process_name !== entry.process_name)
-      throw new ConflictError(
-        'CONFIG_CHANGED',
-        `Process '${entry.process_name}' changed meanwhile`,
-      );
+      throw new ConflictError(CONFIG_CHANGED, `Process '${entry.process_name}' changed meanwhile`);
     const restored = restoreSecrets(request.updates, current, entry.path) as JsonRecord;
     const merged = { ...current, ...restored };
     const [failure] = validateBlock(merged, entry.self, 1);

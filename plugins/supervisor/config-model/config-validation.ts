@@ -6,6 +6,7 @@
 import { isJsonRecord, checkValue, InputError, type JsonRecord } from '../../../sdk/index.js';
 import { HOST_SECTION } from '../../../sdk/index.js';
 import { ApiServiceBlock, looksLikeProcessBlock, ProcessBlock } from './block-schema.js';
+import { CONFIG_INVALID } from '../errors.js';
 
 /** One problem, with the field as a path from the document root. */
 export interface ConfigFailure {
@@ -73,12 +74,8 @@ export function documentValidator(candidate: Readonly<JsonRecord>): void {
   const [first] = validateDocument(candidate, 1);
   if (first !== undefined) {
     const field = first.path.join('.');
-    throw new InputError(
-      'CONFIG_INVALID',
-      `Invalid configuration at '${field}': ${first.message}`,
-      {
-        field,
-      },
-    );
+    throw new InputError(CONFIG_INVALID, `Invalid configuration at '${field}': ${first.message}`, {
+      field,
+    });
   }
 }

@@ -3,6 +3,7 @@
  * part of a POST /config update at their path written through them.
  */
 import { InputError, isJsonRecord, type ConfigView, type JsonRecord } from '../../../sdk/index.js';
+import { CONFIG_INVALID } from '../errors.js';
 
 /** The record at `path` inside `root`, created on the way when `create` is set. */
 function recordAt(
@@ -62,7 +63,7 @@ export function writeViews(
     dropEmptyParents(rest, parentPath);
     const field = ['updates', ...view.path].join('.');
     if (!isJsonRecord(update))
-      throw new InputError('CONFIG_INVALID', `${field} must be an object`, { field });
+      throw new InputError(CONFIG_INVALID, `${field} must be an object`, { field });
     const stored = recordAt(draft, parentPath, false);
     if (stored !== undefined) delete stored[key];
     view.write(draft, update);

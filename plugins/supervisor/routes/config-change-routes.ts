@@ -26,6 +26,7 @@ import { ConfigUpdateBody } from '../config-model/config-schemas.js';
 import { prepareUpdate, previewPrepared } from '../config-model/config-updates.js';
 import { historyKeepOf } from '../config-model/history-keep.js';
 import { changeOptions, staleReply } from './config-routes.js';
+import { CONFIG_VERSION_NOT_FOUND } from '../errors.js';
 
 /** What these routes need: the document and the planner of the apply path. */
 export interface ConfigChangeContext {
@@ -108,7 +109,7 @@ export function historyVersionRoute(ctx: ConfigChangeContext) {
 }
 
 function versionNotFound(version: number): NotFoundError {
-  return new NotFoundError('CONFIG_VERSION_NOT_FOUND', `Version ${version} is not kept`, {
+  return new NotFoundError(CONFIG_VERSION_NOT_FOUND, `Version ${version} is not kept`, {
     field: 'version',
   });
 }

@@ -23,6 +23,7 @@ import { redactConfig } from '../../../sdk/index.js';
 import { applyPrepared, findEntryOrThrow, prepareUpdate } from '../config-model/config-updates.js';
 import { validateDocument } from '../config-model/config-validation.js';
 import { withViews } from '../config-model/config-views.js';
+import { CONFIG_STALE } from '../errors.js';
 
 /** What the configuration routes need from the supervisor. */
 export interface ConfigRouteDeps {
@@ -134,7 +135,7 @@ export function changeOptions(
 export function staleReply(error: StaleConfigError) {
   return reply(
     412,
-    { detail: error.message, code: 'CONFIG_STALE' as const, generation: error.current },
+    { detail: error.message, code: CONFIG_STALE, generation: error.current },
     { etag: etagOf(error.current) },
   );
 }

@@ -13,6 +13,7 @@ import type { LogLineBus } from '../logs/log-line-bus.js';
 import { LogChunkBody, LogLinesBody, LogsQuery } from '../logs/log-schemas.js';
 import { lastLinesOfChunk } from '../logs/log-chunk-lines.js';
 import { readLastLines } from '../logs/log-tail-lines.js';
+import { LOGS_PROCESS_NAME_REQUIRED, PROCESS_NOT_FOUND } from '../errors.js';
 
 /** Lines the earlier-generation form returns when `lines` is not given. */
 const LEGACY_LINES = 100;
@@ -47,7 +48,7 @@ const LOGS_DESCRIPTION = [
 function resolveOrThrow(deps: LogRouteDeps, name: string, field: string): ResolvedLogFile {
   const resolved = deps.resolveLogFile(name);
   if (resolved === undefined)
-    throw new NotFoundError('PROCESS_NOT_FOUND', `Process '${name}' not found`, { field });
+    throw new NotFoundError(PROCESS_NOT_FOUND, `Process '${name}' not found`, { field });
   return resolved;
 }
 
@@ -83,7 +84,7 @@ export function logsRoute(deps: LogRouteDeps) {
           ...(query.level === undefined ? {} : { level: query.level }),
         });
       }
-      throw new InputError('LOGS_PROCESS_NAME_REQUIRED', 'process_name is required', {
+      throw new InputError(LOGS_PROCESS_NAME_REQUIRED, 'process_name is required', {
         field: 'process_name',
       });
     },

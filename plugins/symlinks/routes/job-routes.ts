@@ -1,7 +1,8 @@
 /** GET /process/symlink-job-status and /process/symlink-job-latest. */
 import { NotFoundError, defineRoute } from '../../../sdk/index.js';
-import type { JobStore } from '../job-store.js';
+import type { JobStore } from '../jobs/job-store.js';
 import { Errors, Job, JobLatestBody, JobLatestQuery, JobStatusQuery } from '../schemas.js';
+import { SYMLINK_JOB_NOT_FOUND } from '../errors.js';
 
 export function jobStatusRoute(jobs: JobStore) {
   return defineRoute({
@@ -16,7 +17,7 @@ export function jobStatusRoute(jobs: JobStore) {
     handler: ({ query }) => {
       const job = jobs.get(query.job_id);
       if (job === undefined)
-        throw new NotFoundError('SYMLINK_JOB_NOT_FOUND', 'Symlink job not found', {
+        throw new NotFoundError(SYMLINK_JOB_NOT_FOUND, 'Symlink job not found', {
           field: 'job_id',
         });
       return job;

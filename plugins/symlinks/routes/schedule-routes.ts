@@ -7,9 +7,9 @@ import {
   listProcessEntries,
   type JsonRecord,
 } from '../../../sdk/index.js';
-import { backupSettings } from '../backup-settings.js';
-import type { BackupScheduler } from '../backup-scheduler.js';
-import { backupPattern, listFiles } from '../manifest-listing.js';
+import { backupSettings } from '../backup/backup-settings.js';
+import type { BackupScheduler } from '../backup/backup-scheduler.js';
+import { backupPattern, listFiles } from '../manifest/manifest-listing.js';
 import type { SymlinkPaths } from '../paths.js';
 import {
   BackupManifestsBody,
@@ -21,6 +21,7 @@ import {
   ProcessNameQuery,
   RescheduleBody,
 } from '../schemas.js';
+import { PROCESS_NOT_FOUND, SYMLINK_PROCESS_NAME_REQUIRED } from '../errors.js';
 
 export function backupStatusRoute(scheduler: BackupScheduler) {
   return defineRoute({
@@ -52,7 +53,7 @@ export function rescheduleRoute(scheduler: BackupScheduler) {
     schema: { body: ProcessNameBody, response: { 200: RescheduleBody, ...Errors.badRequest } },
     handler: ({ body }) => {
       if (body.process_name.trim() === '')
-        throw new BadRequestError('SYMLINK_PROCESS_NAME_REQUIRED', 'process_name is required', {
+        throw new BadRequestError(SYMLINK_PROCESS_NAME_REQUIRED, 'process_name is required', {
           field: 'process_name',
         });
       return scheduler.reschedule(body.process_name);
@@ -72,7 +73,7 @@ export function backupManifestsRoute(paths: SymlinkPaths, document: () => JsonRe
     handler: async ({ query }) => {
       const entry = findProcessEntry(listProcessEntries(document()), query.process_name);
       if (entry === undefined)
-        throw new NotFoundError('PROCESS_NOT_FOUND', 'Process not found', {
+        throw new NotFoundError(PROCESS_NOT_FOUND, 'Process not found', {
           field: 'process_name',
         });
       const { glob, regex } = backupPattern(

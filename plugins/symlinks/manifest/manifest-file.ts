@@ -7,7 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BadRequestError, isoTime, NotFoundError, parseBoundedJson } from '../../sdk/index.js';
+import { BadRequestError, isoTime, NotFoundError, parseBoundedJson } from '../../../sdk/index.js';
+import {
+  SYMLINK_MANIFEST_INVALID,
+  SYMLINK_MANIFEST_NOT_FOUND,
+  SYMLINK_MANIFEST_UNREADABLE,
+} from '../errors.js';
 
 /** The reference's timestamp format: ISO UTC with microseconds and `Z`. */
 export function manifestTimestamp(date = new Date()): string {
@@ -118,13 +123,13 @@ export async function readManifest(path: string): Promise<ManifestContent> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT')
-      throw new NotFoundError('SYMLINK_MANIFEST_NOT_FOUND', 'Manifest does not exist', {
+      throw new NotFoundError(SYMLINK_MANIFEST_NOT_FOUND, 'Manifest does not exist', {
         field: 'manifest_path',
       });
     // The client named something that is no readable file: its mistake, not the host's.
     if (code !== undefined && NOT_A_FILE.has(code))
       throw new BadRequestError(
-        'SYMLINK_MANIFEST_UNREADABLE',
+        SYMLINK_MANIFEST_UNREADABLE,
         `manifest_path does not name a readable manifest file (${code})`,
         { field: 'manifest_path' },
       );
@@ -135,7 +140,7 @@ export async function readManifest(path: string): Promise<ManifestContent> {
   const entries = (value as { entries?: unknown } | undefined)?.entries;
   if (!Array.isArray(entries))
     throw new BadRequestError(
-      'SYMLINK_MANIFEST_INVALID',
+      SYMLINK_MANIFEST_INVALID,
       'Invalid manifest format: entries list is required.',
       { field: 'manifest_path' },
     );

@@ -148,88 +148,122 @@ export async function walkLinks(
   onBatch: OnLinkBatch,
   options: ScanOptions,
 ): Promise<ScanProgress> {
-  const wanted =
-    options.concurrency > 0 ? options.concurrency : Math.min(4, availableParallelism());
-  const count = Math.min(wanted, 16);
-  const setup = setupOf(options);
-  // Directories to read, as latin1 byte strings (the workers' form).
-  const pending: string[] = roots.map((root) => Buffer.from(root).toString('latin1'));
-  const workers: Worker[] = [];
-  const idle = new Set<Worker>();
-  // A MessagePort hands over every queued message in one go: answers wait here and are handled
-  // one per event-loop turn, so a flood of batches cannot hold off requests (and one batch at a
-  // time reaches the caller, in order).
-  const answers: Array<{ worker: Worker; answer: ScanAnswer }> = [];
-  let handling = false;
-  let finished = false;
-  let directories = 0;
-  let links = 0;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const finish = (): void => {
-        finished = true;
-        resolve();
-      };
-      // Nothing out with a worker and nothing waiting to be handled.
-      const settled = (): boolean =>
-        idle.size === workers.length && answers.length === 0 && !handling;
-      const dispatch = (): void => {
-        if (finished) return;
-        if (options.signal?.aborted === true) {
-          if (settled()) finish();
-          return;
-        }
-        for (const worker of idle) {
-          if (pending.length === 0) break;
-          const size = Math.max(1, Math.min(DIRS_PER_JOB, Math.ceil(pending.length / count)));
-          // From the end: depth first, which keeps the queue short.
-          const dirs = pending.splice(pending.length - size, size);
-          idle.delete(worker);
-          directories += dirs.length;
-          const packed = packAll(dirs);
-          worker.postMessage({ dirs: packed }, [packed.buffer] as never);
-        }
-        if (settled() && pending.length === 0) finish();
-      };
-      const handle = async (): Promise<void> => {
-        handling = true;
-        for (let next = answers.shift(); next !== undefined; next = answers.shift()) {
-          const { worker, answer } = next;
-          for (const dir of unpackLatin1(answer.subdirs)) pending.push(dir);
-          for (const error of answer.errors) options.onError?.(error);
-          const found = decodeLinks(answer);
-          links += found.length + answer.passedOver;
-          if (found.length > 0 || answer.passedOver > 0) await onBatch(found, answer.passedOver);
-          options.onProgress?.({ directories, links });
-          if (answer.done) idle.add(worker);
-          dispatch();
-          await new Promise<void>((turn) => setImmediate(turn));
-        }
-        handling = false;
-        dispatch();
-      };
-      // Starting a worker costs the event loop several milliseconds: one start per turn, the
-      // first put to work at once.
-      const startWorker = (): void => {
-        if (finished) return;
-        const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
-          workerData: setup,
-        });
-        workers.push(worker);
-        worker.on('error', reject);
-        worker.on('message', (answer: ScanAnswer) => {
-          answers.push({ worker, answer });
-          if (!handling) handle().catch(reject);
-        });
-        idle.add(worker);
-        dispatch();
-        if (workers.length < count) setImmediate(startWorker);
-      };
-      startWorker();
-    });
-  } finally {
-    finished = true;
-    await Promise.all(workers.map((worker) => worker.terminate()));
+  return await new LinkWalk(roots, onBatch, options).run();
+}
+
+/** One walk: its worker threads, the directories still to read, and the answers to handle. */
+class LinkWalk {
+  private readonly count: number;
+  private readonly setup: ScanSetup;
+  /** Directories to read, as latin1 byte strings (the workers' form). */
+  private readonly pending: string[];
+  private readonly workers: Worker[] = [];
+  private readonly idle = new Set<Worker>();
+  /**
+   * A MessagePort hands over every queued message in one go: answers wait here and are handled
+   * one per event-loop turn, so a flood of batches cannot hold off requests (and one batch at a
+   * time reaches the caller, in order).
+   */
+  private readonly answers: Array<{ worker: Worker; answer: ScanAnswer }> = [];
+  private handling = false;
+  private finished = false;
+  private directories = 0;
+  private links = 0;
+  private resolve: () => void = () => undefined;
+  private reject: (error: unknown) => void = () => undefined;
+
+  constructor(
+    roots: readonly string[],
+    private readonly onBatch: OnLinkBatch,
+    private readonly options: ScanOptions,
+  ) {
+    const wanted =
+      options.concurrency > 0 ? options.concurrency : Math.min(4, availableParallelism());
+    this.count = Math.min(wanted, 16);
+    this.setup = setupOf(options);
+    this.pending = roots.map((root) => Buffer.from(root).toString('latin1'));
   }
-  return { directories, links };
+
+  async run(): Promise<ScanProgress> {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.resolve = resolve;
+        this.reject = reject;
+        this.startWorker();
+      });
+    } finally {
+      this.finished = true;
+      await Promise.all(this.workers.map((worker) => worker.terminate()));
+    }
+    return { directories: this.directories, links: this.links };
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.resolve();
+  }
+
+  /** Nothing out with a worker and nothing waiting to be handled. */
+  private settled(): boolean {
+    return this.idle.size === this.workers.length && this.answers.length === 0 && !this.handling;
+  }
+
+  private dispatch(): void {
+    if (this.finished) return;
+    if (this.options.signal?.aborted === true) {
+      if (this.settled()) this.finish();
+      return;
+    }
+    const { pending } = this;
+    for (const worker of this.idle) {
+      if (pending.length === 0) break;
+      const size = Math.max(1, Math.min(DIRS_PER_JOB, Math.ceil(pending.length / this.count)));
+      // From the end: depth first, which keeps the queue short.
+      const dirs = pending.splice(pending.length - size, size);
+      this.idle.delete(worker);
+      this.directories += dirs.length;
+      const packed = packAll(dirs);
+      worker.postMessage({ dirs: packed }, [packed.buffer] as never);
+    }
+    if (this.settled() && pending.length === 0) this.finish();
+  }
+
+  private async handle(): Promise<void> {
+    const { options } = this;
+    this.handling = true;
+    for (let next = this.answers.shift(); next !== undefined; next = this.answers.shift()) {
+      const { worker, answer } = next;
+      for (const dir of unpackLatin1(answer.subdirs)) this.pending.push(dir);
+      for (const error of answer.errors) options.onError?.(error);
+      const found = decodeLinks(answer);
+      this.links += found.length + answer.passedOver;
+      if (found.length > 0 || answer.passedOver > 0) await this.onBatch(found, answer.passedOver);
+      options.onProgress?.({ directories: this.directories, links: this.links });
+      if (answer.done) this.idle.add(worker);
+      this.dispatch();
+      await new Promise<void>((turn) => setImmediate(turn));
+    }
+    this.handling = false;
+    this.dispatch();
+  }
+
+  /**
+   * Starting a worker costs the event loop several milliseconds: one start per turn, the first
+   * put to work at once.
+   */
+  private startWorker(): void {
+    if (this.finished) return;
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
+      workerData: this.setup,
+    });
+    this.workers.push(worker);
+    worker.on('error', (error) => this.reject(error));
+    worker.on('message', (answer: ScanAnswer) => {
+      this.answers.push({ worker, answer });
+      if (!this.handling) this.handle().catch((error: unknown) => this.reject(error));
+    });
+    this.idle.add(worker);
+    this.dispatch();
+    if (this.workers.length < this.count) setImmediate(() => this.startWorker());
+  }
 }

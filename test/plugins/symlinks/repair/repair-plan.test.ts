@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { planRepair, resolveRoots } from '../../../plugins/symlinks/repair-plan.js';
+import { planRepair, resolveRoots } from '../../../../plugins/symlinks/repair/repair-plan.js';
 
 function tree() {
   const base = mkdtempSync(join(tmpdir(), 'stackd-plan-'));

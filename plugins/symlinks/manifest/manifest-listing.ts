@@ -3,10 +3,10 @@
  * template's file name with the time tokens as wildcards). Only regular files directly in the
  * folder, whose real path stays inside it.
  */
-import { compareText } from '../../sdk/index.js';
+import { compareText } from '../../../sdk/index.js';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
-import { processSlug } from './backup-settings.js';
+import { processSlug } from '../backup/backup-settings.js';
 
 /** One listed file. */
 export interface ListedFile {

@@ -5,7 +5,7 @@ import {
   PackWriter,
   unpackLatin1,
   utf8OfLatin1,
-} from '../../../plugins/symlinks/scan-codec.js';
+} from '../../../../plugins/symlinks/scan/scan-codec.js';
 
 function items(count: number): Buffer[] {
   return Array.from({ length: count }, (_, index) =>

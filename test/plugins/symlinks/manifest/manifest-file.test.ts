@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { runBackup } from '../../../plugins/symlinks/backup.js';
-import { ManifestWriter } from '../../../plugins/symlinks/manifest-file.js';
-import { fillUp, mountTinyFs } from '../../helpers/tiny-fs.js';
+import { runBackup } from '../../../../plugins/symlinks/backup/backup.js';
+import { ManifestWriter } from '../../../../plugins/symlinks/manifest/manifest-file.js';
+import { fillUp, mountTinyFs } from '../../../helpers/tiny-fs.js';
 
 const tiny = mountTinyFs(2);
 test.after.always(() => {

@@ -2,9 +2,9 @@
  * Manifest backup (snapshot): every link of the roots with its target and whether the target
  * exists, streamed into the manifest file (atomic, see manifest-file.ts).
  */
-import { ManifestWriter, manifestTimestamp } from './manifest-file.js';
-import { CappedList } from './result-list.js';
-import { walkLinks } from './scanner.js';
+import { ManifestWriter, manifestTimestamp } from '../manifest/manifest-file.js';
+import { CappedList } from '../result-list.js';
+import { walkLinks } from '../scan/scanner.js';
 
 /** Progress of a running backup. */
 export interface BackupProgress {

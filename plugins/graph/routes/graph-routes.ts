@@ -2,6 +2,7 @@
 import { ErrorBody, InputError, NotFoundError, defineRoute } from '../../../sdk/index.js';
 import type { GraphService } from '../graph-service.js';
 import { DependencyGraphQuery, DependencyGraphResponse } from '../schemas.js';
+import { GRAPH_PROCESS_NAME_REQUIRED, PROCESS_NOT_FOUND } from '../errors.js';
 
 /** The route, bound to the service. */
 export function dependencyGraphRoute(service: GraphService) {
@@ -19,12 +20,12 @@ export function dependencyGraphRoute(service: GraphService) {
     handler: (request) => {
       const processName = request.query.process_name.trim();
       if (processName === '')
-        throw new InputError('GRAPH_PROCESS_NAME_REQUIRED', 'process_name is required', {
+        throw new InputError(GRAPH_PROCESS_NAME_REQUIRED, 'process_name is required', {
           field: 'process_name',
         });
       const view = service.view(processName, request.query.scope ?? 'runtime');
       if (view === undefined)
-        throw new NotFoundError('PROCESS_NOT_FOUND', `Process not found: ${processName}`);
+        throw new NotFoundError(PROCESS_NOT_FOUND, `Process not found: ${processName}`);
       return view;
     },
   });

@@ -3,8 +3,8 @@
  * carries a `symlink_backup_*` key takes part. Bad values fall back to the defaults, as in the
  * original; the interval is in hours (fractions allowed, at least 3.6 s) so tests can be quick.
  */
-import { isoTime } from '../../sdk/index.js';
-import type { JsonRecord } from '../../sdk/index.js';
+import { isoTime } from '../../../sdk/index.js';
+import type { JsonRecord } from '../../../sdk/index.js';
 
 /** The settings, defaults applied. */
 export interface BackupSettings {

@@ -193,8 +193,8 @@ async function dryRun(deps: ServiceConfigRouteDeps, body: ServiceConfigRequest) 
 }
 
 /** POST /config/service-config */
-export const serviceConfigRoute = (deps: ServiceConfigRouteDeps) =>
-  defineRoute({
+export function serviceConfigRoute(deps: ServiceConfigRouteDeps) {
+  return defineRoute({
     method: 'POST',
     path: '/config/service-config',
     summary: "Read or replace a service's own config file",
@@ -217,6 +217,7 @@ export const serviceConfigRoute = (deps: ServiceConfigRouteDeps) =>
       return { status: 'Config updated successfully' as const, ...about, backup_path: backup };
     },
   });
+}
 
 const PreviewBody = Type.Object(
   {
@@ -229,8 +230,8 @@ const PreviewBody = Type.Object(
 );
 
 /** POST /config/service-config/preview: what a write would change, writing nothing. */
-export const serviceConfigPreviewRoute = (deps: ServiceConfigRouteDeps) =>
-  defineRoute({
+export function serviceConfigPreviewRoute(deps: ServiceConfigRouteDeps) {
+  return defineRoute({
     method: 'POST',
     path: '/config/service-config/preview',
     summary: "What replacing a service's config file would change, without writing it",
@@ -242,3 +243,4 @@ export const serviceConfigPreviewRoute = (deps: ServiceConfigRouteDeps) =>
     schema: { body: PreviewBody, response: { 200: ServiceConfigDryRun, 404: ErrorBody } },
     handler: ({ body }) => dryRun(deps, { ...body, dry_run: true }),
   });
+}

@@ -5,8 +5,8 @@
  * most 500 are kept.
  */
 import { randomUUID } from 'node:crypto';
-import type { Database, SqlRow } from '../../sdk/index.js';
-import type { JobFailure } from './io-failure.js';
+import type { Database, SqlRow } from '../../../sdk/index.js';
+import type { JobFailure } from '../io-failure.js';
 
 /** The three job operations. */
 export type JobOperation =

@@ -6,10 +6,10 @@
  */
 import { dirname, isAbsolute } from 'node:path';
 import { readlink } from 'node:fs/promises';
-import { isAllowed } from './confinement.js';
-import { linkTargetExists, pathKind, placeLink } from './link-ops.js';
+import { isAllowed } from '../confinement.js';
+import { linkTargetExists, pathKind, placeLink } from '../link-ops.js';
 import type { ManifestContent } from './manifest-file.js';
-import { CappedList } from './result-list.js';
+import { CappedList } from '../result-list.js';
 
 /** Restore and compare options. */
 export interface RestoreOptions {

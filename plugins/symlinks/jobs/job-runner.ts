@@ -3,8 +3,8 @@
  * recording progress and the outcome in the job store, and telling people through a notable
  * event when a job ends.
  */
-import { notableEvent, type EventBus, type Logger, type TaskRunner } from '../../sdk/index.js';
-import { jobFailure } from './io-failure.js';
+import { notableEvent, type EventBus, type Logger, type TaskRunner } from '../../../sdk/index.js';
+import { jobFailure } from '../io-failure.js';
 import type { JobOperation, JobStore, SymlinkJob } from './job-store.js';
 
 /** The work of one job: progress reports go to the store; the result is the answer. */

@@ -3,9 +3,9 @@ import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { walkLinks, type FoundLink } from '../../../plugins/symlinks/scanner.js';
-import { rewriteTarget } from '../../../plugins/symlinks/repair-run.js';
-import { replaceLink } from '../../../plugins/symlinks/link-ops.js';
+import { walkLinks, type FoundLink } from '../../../../plugins/symlinks/scan/scanner.js';
+import { rewriteTarget } from '../../../../plugins/symlinks/repair/prefix-rewrite.js';
+import { replaceLink } from '../../../../plugins/symlinks/link-ops.js';
 import { readlinkSync } from 'node:fs';
 
 function tree(): string {

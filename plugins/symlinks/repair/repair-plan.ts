@@ -6,9 +6,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { BadRequestError } from '../../sdk/index.js';
-import { checkAllowed, hasParentSegment, isAllowed } from './confinement.js';
+import { BadRequestError } from '../../../sdk/index.js';
+import { checkAllowed, hasParentSegment, isAllowed } from '../confinement.js';
 import { PRESETS, presetRules, type RewriteRule } from './presets.js';
+import { SYMLINK_NO_RULES, SYMLINK_PRESET_UNKNOWN, SYMLINK_ROOT_INVALID } from '../errors.js';
 
 /** One root migration. */
 export interface RootMigration {
@@ -69,7 +70,7 @@ export function resolveRoots(
         !isDirectory(root)
       )
         throw new BadRequestError(
-          'SYMLINK_ROOT_INVALID',
+          SYMLINK_ROOT_INVALID,
           `${field}[${index}] must be an absolute path of an existing directory`,
           { field: `${field}[${index}]` },
         );
@@ -95,7 +96,7 @@ export function planRepair(
   const { rules: presetList, unknown } = presetRules(request.presets ?? []);
   if (unknown.length > 0)
     throw new BadRequestError(
-      'SYMLINK_PRESET_UNKNOWN',
+      SYMLINK_PRESET_UNKNOWN,
       `Unknown preset ${unknown.map((name) => `'${name}'`).join(', ')}; known: ${Object.keys(PRESETS).join(', ')}`,
       { field: 'presets' },
     );
@@ -116,7 +117,7 @@ export function planRepair(
     .filter((migration) => migration.from_root !== '' && migration.to_root !== '');
   if (rules.length === 0 && migrations.length === 0)
     throw new BadRequestError(
-      'SYMLINK_NO_RULES',
+      SYMLINK_NO_RULES,
       'Provide at least one rewrite rule, root migration, or preset.',
       { field: 'rewrite_rules' },
     );
@@ -144,7 +145,7 @@ function checkMigration(migration: RootMigration, index: number, allowed: readon
       (isTo && existsSync(path) && !isDirectory(path))
     )
       throw new BadRequestError(
-        'SYMLINK_ROOT_INVALID',
+        SYMLINK_ROOT_INVALID,
         `${field} must be an absolute path${isTo ? ' of a directory (or of one to create)' : ''}`,
         { field },
       );

@@ -11,7 +11,7 @@ import {
   listProcessEntries,
   type JsonRecord,
   type Logger,
-} from '../../sdk/index.js';
+} from '../../../sdk/index.js';
 import {
   backupSettings,
   fillTemplate,
@@ -19,9 +19,9 @@ import {
   nextDue,
   type BackupSettings,
 } from './backup-settings.js';
-import { jobFailure } from './io-failure.js';
-import { backupPattern, listFiles } from './manifest-listing.js';
-import { normalizedName } from './job-store.js';
+import { jobFailure } from '../io-failure.js';
+import { backupPattern, listFiles } from '../manifest/manifest-listing.js';
+import { normalizedName } from '../jobs/job-store.js';
 import type { BackupResult } from './backup.js';
 
 /** The status object of one service (reference field names). */

@@ -282,9 +282,11 @@ export class HostRuntime implements RunningHost {
       journal.publish(owner, kind, event),
     );
     journal.recordNotableEvents(bus.scoped().bus);
+    journal.recordProcessStates(bus.scoped().bus);
     recordConfigChanges(journal, this.config);
     c.register(HostEventBus, { useValue: bus });
     c.register(EventJournal, { useValue: journal });
+    this.health.addDetail('journal', () => store.size());
     this.health.add('host', 'journal', () =>
       store.writeFailure === null
         ? { healthy: true }

@@ -7,6 +7,7 @@ import { definePlugin } from '../../sdk/index.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { SymlinksConfig, symlinksConfigOf } from './config.js';
 import { isAllowed } from './confinement.js';
+import { JOB_EVENT_KINDS } from './job-events.js';
 import { JobRunner } from './job-runner.js';
 import { JobStore } from './job-store.js';
 import { SymlinkOperations } from './operations.js';
@@ -48,6 +49,7 @@ export default definePlugin({
     'symlink_manifest_file_list',
   ],
   register(ctx) {
+    for (const kind of JOB_EVENT_KINDS) ctx.eventKind(kind);
     // Read from the document on every call: a POST /config change (allowed_roots above all)
     // applies to the next request, with no restart.
     const config = (): SymlinksConfig => symlinksConfigOf(ctx.stack.read(), ctx.config);

@@ -12,6 +12,7 @@ import {
 } from '../../sdk/index.js';
 import type { SyncConfig } from './config.js';
 import { runCycle } from './cycle.js';
+import { CycleJournal } from './cycle-events.js';
 
 const CATCH_UP_DELAY_MS = 500;
 import { RemoteClient } from './remote.js';
@@ -103,8 +104,10 @@ export class SyncService {
     if (!config || !primary) return;
     const state = (this.state ??= emptyState());
     const before = new Set(Object.keys(state.failed));
+    const journal = new CycleJournal(this.events, state, this.subordinateClients.size);
     let changed = this.state.last_poll_ts === null;
     let failed = false;
+    let primaryError: string | null = null;
     try {
       changed =
         (await runCycle(state, {
@@ -120,6 +123,7 @@ export class SyncService {
       this.transition('primary', false, 'Request sync: primary poll recovered', '');
     } catch (error) {
       failed = true;
+      primaryError = (error as Error).message;
       this.transition(
         'primary',
         true,
@@ -129,6 +133,7 @@ export class SyncService {
       this.logger.warn('request sync poll failed', { error: (error as Error).message });
     }
     this.onCycle(failed, Object.keys(state.failed).filter((key) => !before.has(key)).length);
+    journal.finished(primaryError, this.unfinished);
     for (const key of Object.keys(state.failed))
       if (!before.has(key))
         this.transition(

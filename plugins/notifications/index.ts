@@ -11,6 +11,7 @@ import {
   processStateChanged,
 } from '../../sdk/index.js';
 import { NotificationsConfig } from './config.js';
+import { deliveryFailed } from './delivery-events.js';
 import { DeliveryStore } from './delivery-store.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { NotificationService } from './notification-service.js';
@@ -28,6 +29,7 @@ export default definePlugin({
   config: NotificationsConfig,
   capabilities: ['notifications'],
   register(ctx) {
+    ctx.eventKind(deliveryFailed);
     // Live settings: the slice as saved by POST /notifications/config (or edited in the file).
     const settings = derivedFromStack(ctx.stack, currentSettings);
     let lockedLogged = false;
@@ -46,7 +48,18 @@ export default definePlugin({
       (status) => deliveries.inc({ status }),
     );
     const outbound = OutboundClient.forPlugin(ctx);
-    const worker = new DeliveryWorker(store, settings, ctx.logger, outbound);
+    const worker = new DeliveryWorker(store, settings, ctx.logger, outbound, (failure) =>
+      ctx.events.publish(deliveryFailed, {
+        subject: failure.destinationId,
+        data: {
+          delivery_id: failure.deliveryId,
+          destination: failure.destination,
+          event_type: failure.eventType,
+          attempts: failure.attempts,
+          error: failure.error,
+        },
+      }),
+    );
     const service = new NotificationService(store, worker, settings, ctx.logger);
     const translator = new ProcessEventTranslator();
     const monitor = new ThresholdMonitor();

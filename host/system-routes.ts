@@ -3,6 +3,7 @@ import { Type, type AnyRouteDefinition, defineRoute, eraseRoute, rawReply } from
 import type { RunningHost } from '../core/lifecycle/host-runtime.js';
 import { API_CAPABILITIES } from '../core/capabilities/capability-registry.js';
 import { docsRoutes, HtmlPage } from './docs-routes.js';
+import { JournalSizeSchema } from '../core/journal/journal-schemas.js';
 import { homePage } from './home-page.js';
 import { RUNTIME_LOG_LEVEL_FLAG, runtimeLogLevelRoutes } from './runtime-log-level.js';
 import { prometheusRoute } from './prometheus-route.js';
@@ -15,12 +16,23 @@ const HealthNotes = Type.Optional(
   }),
 );
 
+const HealthDetail = Type.Optional(
+  Type.Object(
+    { journal: Type.Optional(JournalSizeSchema) },
+    {
+      additionalProperties: true,
+      description: 'Only with `detail=true`: sizes and counters, by section.',
+    },
+  ),
+);
+
 const HealthBody = Type.Union([
-  Type.Object({ status: Type.Literal('healthy'), notes: HealthNotes }),
+  Type.Object({ status: Type.Literal('healthy'), notes: HealthNotes, detail: HealthDetail }),
   Type.Object({
     status: Type.Literal('unhealthy'),
     details: Type.String({ description: 'One line, at most 200 characters.' }),
     notes: HealthNotes,
+    detail: HealthDetail,
   }),
 ]);
 
@@ -64,9 +76,21 @@ function healthRoute(host: RunningHost): AnyRouteDefinition {
       auth: 'open',
       summary: 'Container health check',
       description:
-        'Always 200: `healthy`, or `unhealthy` with a one-line reason collected from the plugins.',
-      schema: { response: HealthBody },
-      handler: () => host.health.report(),
+        'Always 200: `healthy`, or `unhealthy` with a one-line reason collected from the ' +
+        "plugins. With `detail=true` the answer adds `detail`: the event journal's size, " +
+        'cursors and retention settings.',
+      schema: {
+        query: Type.Object({ detail: Type.Optional(Type.Boolean()) }),
+        response: HealthBody,
+      },
+      handler: (request) => {
+        const report = host.health.report();
+        if (request.query.detail !== true) return report;
+        const detail = host.health.details();
+        return report instanceof Promise
+          ? report.then((answer) => ({ ...answer, detail }))
+          : { ...report, detail };
+      },
     }),
   );
 }

@@ -33,6 +33,14 @@ export interface StreamClient<Q = Record<string, unknown>> {
   whenReady(): Promise<void>;
   /** Send one message (JSON-serialized unless it is a string) to this client only. */
   send(message: unknown): void;
+  /**
+   * Send several messages, each its own frame, in one write to the socket rather than one write
+   * per message (a batch of live events, a replay page); serialized like {@link send}. The
+   * overflow policy applies to each message, unless `paced` is set: a sender that waits for
+   * {@link ready} before each batch (a replay) has the part the socket cannot take yet held in
+   * the client's queue, so at most one batch waits per client and nothing is dropped.
+   */
+  sendAll(messages: readonly unknown[], options?: { readonly paced?: boolean }): void;
   /** Close the socket with a WebSocket close code and reason. */
   close(code?: number, reason?: string): void;
 }

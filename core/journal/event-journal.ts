@@ -7,6 +7,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { EventKind, PublishedEvent } from '../../sdk/journal.js';
 import { notableEvent, NOTABLE_EVENT_TYPES } from '../../sdk/contracts/notable-events.js';
 import type { EventBus } from '../../sdk/events.js';
+import { processStateChanged } from '../../sdk/contracts/process-supervisor.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
 import type { JournalStore } from './journal-store.js';
 
@@ -32,6 +33,17 @@ const NotableData = Type.Object({
   ),
 });
 
+const ProcessStateData = Type.Object({
+  status: Type.String({ description: 'starting, running, backoff, crashed, stopped, …' }),
+  pid: Type.Union([Type.Integer(), Type.Null()]),
+  exit_code: Type.Union([Type.Integer(), Type.Null()]),
+  restarts: Type.Integer({ minimum: 0 }),
+  reason: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** Kind of every supervised process's state change (a crash loop is a stream of these). */
+export const PROCESS_STATE_KIND = 'process.state';
+
 /** Kind under which a notable event of a type nobody declared is recorded. */
 export const OTHER_NOTABLE_KIND = 'notable.other';
 
@@ -51,6 +63,26 @@ export class EventJournal {
         subject: 'The process it concerns, else the plugin that reported it.',
         data: NotableData,
       });
+    this.declare('core', {
+      kind: PROCESS_STATE_KIND,
+      description:
+        'A supervised process changed state (started, crashed, backing off, gave up, …).',
+      subject: 'The process name.',
+      data: ProcessStateData,
+    });
+  }
+
+  /** Record every process state change the supervisor reports; returns the unsubscribe function. */
+  recordProcessStates(bus: EventBus): () => void {
+    return bus.on(processStateChanged, (state) =>
+      this.store.append(PROCESS_STATE_KIND, state.process_name, {
+        status: state.status,
+        pid: state.pid,
+        exit_code: state.exit_code,
+        restarts: state.restarts,
+        reason: state.reason,
+      }),
+    );
   }
 
   /** Declare a kind; a kind declared by two owners is an error naming both. */

@@ -69,3 +69,26 @@ export function frameSchema(event: TSchema): TSchema {
     }),
   ]);
 }
+
+/** The journal's section of `GET /health?detail=true`. */
+export const JournalSizeSchema = Type.Object(
+  {
+    events: Type.Integer({ minimum: 0, description: 'Rows held.' }),
+    bytes: Type.Integer({
+      minimum: 0,
+      description: 'Size of the database file (pages × page size).',
+    }),
+    oldest_cursor: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description: 'The oldest retained cursor; null when empty.',
+    }),
+    newest_cursor: Type.Integer({ minimum: 0 }),
+    commits: Type.Integer({ minimum: 0, description: 'Commits since the host started.' }),
+    max_events: Type.Integer({ description: 'Retention by count (`stackd.journal.max_events`).' }),
+    max_age_days: Type.Number({ description: 'Retention by age (`stackd.journal.max_age_days`).' }),
+    commit_interval_ms: Type.Number({
+      description:
+        'The least time between two commits (`stackd.journal.commit_interval_ms`); a SIGKILL loses at most this plus one commit of events nobody was sent.',
+    }),
+  },
+  { description: 'The event journal: its size, the cursors it holds and its settings.' },
+);

@@ -1,17 +1,22 @@
 /**
  * The journal's storage: one SQLite table whose AUTOINCREMENT rowid is the cursor (SQLite never
  * reuses it, even after retention deleted every row, so cursors keep rising across restarts).
- * Publishes are batched: one transaction per batch interval, so a crash loop of many processes
- * costs one commit per interval, not one per event. Listeners hear of events only after their
- * batch committed: whatever a client was sent survives a SIGKILL of the host.
+ *
+ * Group commit: an event published while no commit is due is committed on the next turn of the
+ * event loop, together with everything else published in the same turn; commits are at least
+ * `commitIntervalMs` apart, so events arriving in between wait for the next one. A quiet journal
+ * thus answers within a turn, and a crash loop of many processes still costs at most
+ * 1000 / commitIntervalMs commits (and their fsyncs) per second. Listeners hear of events only
+ * after their commit: whatever a client was sent survives a SIGKILL of the host.
  */
 import type { Database } from '../../sdk/storage.js';
 import type { JournalEvent } from '../../sdk/journal.js';
 import { openSqlite } from '../storage/sqlite-store.js';
 
-/** Retention and batching settings (`stackd.journal`). */
+/** Retention and commit pacing (`stackd.journal`). */
 export interface JournalSettings {
-  readonly batchIntervalMs: number;
+  /** The least time between two commits; also the most a SIGKILL loses, plus one commit. */
+  readonly commitIntervalMs: number;
   readonly maxEvents: number;
   readonly maxAgeMs: number;
 }
@@ -24,7 +29,27 @@ export interface JournalQuery {
   readonly limit: number;
 }
 
-type Row = { cursor: number; time: string; kind: string; subject: string; data: string };
+/** A committed event with its wire form, serialized once for every reader. */
+export interface StoredEvent {
+  readonly cursor: number;
+  readonly kind: string;
+  readonly subject: string;
+  /** The event as JSON text, the same object GET /events answers. */
+  readonly json: string;
+}
+
+/** The journal's size and settings (/health detail). */
+export interface JournalSize {
+  readonly events: number;
+  readonly bytes: number;
+  readonly oldest_cursor: number | null;
+  readonly newest_cursor: number;
+  readonly commits: number;
+  readonly max_events: number;
+  readonly max_age_days: number;
+  readonly commit_interval_ms: number;
+}
+
 type Pending = { time: string; kind: string; subject: string; data: string };
 
 const SCHEMA = `
@@ -35,24 +60,33 @@ CREATE INDEX IF NOT EXISTS events_kind ON events(kind, cursor);
 CREATE INDEX IF NOT EXISTS events_subject ON events(subject, cursor);
 CREATE TABLE IF NOT EXISTS journal_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);`;
 
+// The wire object is built by SQLite: one text column per row, no parse and re-serialize in JS.
+const WIRE_COLUMNS = `cursor, kind, subject,
+  json_object('cursor', cursor, 'time', time, 'kind', kind, 'subject', subject, 'data', json(data)) AS json`;
+
 // Retention runs at most this often: deleting is cheap but pointless per batch.
 const PRUNE_EVERY_MS = 10_000;
-
-/** The durable event journal. */
 /** A failed batch is tried again after this long. */
 const RETRY_MS = 1_000;
 /** Events kept in memory while writes fail; the oldest go first past this. */
 const RETRY_LIMIT = 10_000;
+/** Rows per INSERT statement (4 parameters each, well under SQLite's parameter limit). */
+const ROWS_PER_INSERT = 500;
 
+/** The durable event journal. */
 export class JournalStore {
   private readonly db: Database;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private readonly listeners = new Set<(events: readonly JournalEvent[]) => void>();
+  private turn: NodeJS.Immediate | undefined;
+  private lastCommitAt = Number.NEGATIVE_INFINITY;
+  private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
   private headCursor: number;
   private prunedThrough: number;
   private lastPrune = 0;
   private closed = false;
+  /** Commits since the store opened (/health detail, the bench). */
+  commits = 0;
   /** Why the last batch failed, until one commits again (for /health). */
   writeFailure: string | null = null;
 
@@ -90,7 +124,7 @@ export class JournalStore {
     );
   }
 
-  /** Queue an event for the next batch. */
+  /** Queue an event for the next commit. */
   append(kind: string, subject: string, data: unknown): void {
     if (this.closed) return;
     this.pending.push({
@@ -99,37 +133,24 @@ export class JournalStore {
       subject,
       data: JSON.stringify(data),
     });
-    this.timer ??= setTimeout(() => this.flush(), this.settings.batchIntervalMs);
+    this.scheduleCommit();
   }
 
   /** Hear of every committed batch; returns an unsubscribe function. */
-  subscribe(listener: (events: readonly JournalEvent[]) => void): () => void {
+  subscribe(listener: (events: readonly StoredEvent[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   /** Commit what is queued in one transaction, then tell the listeners. */
   flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelCommit();
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    let committed: JournalEvent[];
+    let committed: StoredEvent[];
     try {
-      committed = this.db.transaction(() =>
-        batch.map((event) => {
-          const { lastInsertRowid } = this.db.run(
-            'INSERT INTO events (time, kind, subject, data) VALUES (?, ?, ?, ?)',
-            [event.time, event.kind, event.subject, event.data],
-          );
-          return {
-            ...event,
-            cursor: Number(lastInsertRowid),
-            data: JSON.parse(event.data) as unknown,
-          };
-        }),
-      );
+      committed = this.db.transaction(() => this.insert(batch));
     } catch (error) {
       this.writeFailure = error instanceof Error ? error.message : String(error);
       this.onError(error);
@@ -139,6 +160,8 @@ export class JournalStore {
       if (!this.closed) this.timer ??= setTimeout(() => this.flush(), RETRY_MS);
       return;
     }
+    this.lastCommitAt = performance.now();
+    this.commits += 1;
     this.writeFailure = null;
     this.headCursor = committed[committed.length - 1]?.cursor ?? this.headCursor;
     for (const listener of this.listeners) {
@@ -152,8 +175,13 @@ export class JournalStore {
     if (now - this.lastPrune >= PRUNE_EVERY_MS) this.prune(now);
   }
 
-  /** Events after `query.since`, oldest first. */
+  /** Events after `query.since`, oldest first, with their data parsed. */
   read(query: JournalQuery): JournalEvent[] {
+    return this.readStored(query).map((event) => JSON.parse(event.json) as JournalEvent);
+  }
+
+  /** Events after `query.since`, oldest first, as JSON text (replay sends it as is). */
+  readStored(query: JournalQuery): StoredEvent[] {
     const where = ['cursor > ?'];
     const params: Array<string | number> = [query.since];
     if (query.kinds !== undefined && query.kinds.length > 0) {
@@ -165,20 +193,29 @@ export class JournalStore {
       params.push(query.subject);
     }
     params.push(query.limit);
-    return this.db
-      .all<Row>(
-        `SELECT cursor, time, kind, subject, data FROM events WHERE ${where.join(' AND ')} ORDER BY cursor LIMIT ?`,
-        params,
-      )
-      .map((row) => ({ ...row, data: JSON.parse(row.data) as unknown }));
+    return this.db.all<StoredEvent & Record<string, string | number>>(
+      `SELECT ${WIRE_COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY cursor LIMIT ?`,
+      params,
+    );
   }
 
-  /** Rows and bytes, for health and the bench. */
-  size(): { events: number; bytes: number } {
-    const events = this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events')?.n ?? 0;
+  /** Rows, bytes on disk, the cursors held and the settings (/health detail, the bench). */
+  size(): JournalSize {
+    const rows = this.db.get<{ n: number; oldest: number | null }>(
+      'SELECT COUNT(*) AS n, MIN(cursor) AS oldest FROM events',
+    );
     const pages = this.db.get<{ page_count: number }>('PRAGMA page_count')?.page_count ?? 0;
     const pageSize = this.db.get<{ page_size: number }>('PRAGMA page_size')?.page_size ?? 0;
-    return { events, bytes: pages * pageSize };
+    return {
+      events: rows?.n ?? 0,
+      bytes: pages * pageSize,
+      oldest_cursor: rows?.oldest ?? null,
+      newest_cursor: this.headCursor,
+      commits: this.commits,
+      max_events: this.settings.maxEvents,
+      max_age_days: this.settings.maxAgeMs / 86_400_000,
+      commit_interval_ms: this.settings.commitIntervalMs,
+    };
   }
 
   /** Flush and close (host stopping). */
@@ -186,8 +223,52 @@ export class JournalStore {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    this.cancelCommit();
     this.listeners.clear();
     this.db.close();
+  }
+
+  /**
+   * Commit on the next turn when the last commit is at least the interval old, else when it
+   * will be. A commit already scheduled takes this event too.
+   */
+  private scheduleCommit(): void {
+    if (this.turn !== undefined || this.timer !== undefined) return;
+    const wait = this.lastCommitAt + this.settings.commitIntervalMs - performance.now();
+    if (wait <= 0) this.turn = setImmediate(() => this.flush());
+    else this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  private cancelCommit(): void {
+    clearTimeout(this.timer);
+    clearImmediate(this.turn);
+    this.timer = undefined;
+    this.turn = undefined;
+  }
+
+  /**
+   * Insert a batch with a few multi-row statements. One statement's rows get consecutive
+   * cursors (a single writer inside a transaction), so each cursor follows from the last.
+   */
+  private insert(batch: readonly Pending[]): StoredEvent[] {
+    const stored: StoredEvent[] = [];
+    for (let start = 0; start < batch.length; start += ROWS_PER_INSERT) {
+      const rows = batch.slice(start, start + ROWS_PER_INSERT);
+      const { lastInsertRowid } = this.db.run(
+        `INSERT INTO events (time, kind, subject, data) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        rows.flatMap((event) => [event.time, event.kind, event.subject, event.data]),
+      );
+      const first = Number(lastInsertRowid) - rows.length + 1;
+      rows.forEach((event, index) =>
+        stored.push({
+          cursor: first + index,
+          kind: event.kind,
+          subject: event.subject,
+          json: wireJson(first + index, event),
+        }),
+      );
+    }
+    return stored;
   }
 
   private prune(now: number): void {
@@ -209,4 +290,9 @@ export class JournalStore {
     });
     this.prunedThrough = through;
   }
+}
+
+/** The wire object of a just-committed event, with the same keys and order as a read one. */
+function wireJson(cursor: number, event: Pending): string {
+  return `{"cursor":${cursor},"time":${JSON.stringify(event.time)},"kind":${JSON.stringify(event.kind)},"subject":${JSON.stringify(event.subject)},"data":${event.data}}`;
 }

@@ -1,25 +1,27 @@
 /**
- * /ws/events: replay after the cursor, then live. Replay reads pages from SQLite paced by the
- * socket (never more than one page waits in memory); when a read comes back empty the client
- * turns live in the same tick, before any other batch can commit, so the seam has no gap and no
- * duplicate. Live batches are serialized once per event for every live client; a live client
- * that cannot keep up is closed (1013) and resumes from its last cursor, which is better than a
- * silent gap.
+ * /ws/events: replay after the cursor, then live. Replay reads pages from SQLite as JSON text and
+ * sends each page in one write, paced by the socket (at most one page waits per client); when a
+ * read comes back empty the client turns live in the same tick, before any other batch can
+ * commit, so the seam has no gap and no duplicate. A committed batch reaches each live client in
+ * one write, its events serialized once for all clients; a live client that cannot keep up is
+ * closed (1013) and resumes from its last cursor, which is better than a silent gap.
  */
 import type { Static } from '@sinclair/typebox';
 import { isHttpError } from '../../sdk/errors.js';
-import type { JournalEvent } from '../../sdk/journal.js';
 import type { StreamClient, StreamDefinition, StreamHandle } from '../../sdk/stream.js';
 import type { EventJournal } from './event-journal.js';
 import { checkCursor, parseKinds, type JournalFilter } from './journal-query.js';
 import { eventSchema, frameSchema, JournalQuerySchema } from './journal-schemas.js';
+import type { StoredEvent } from './journal-store.js';
 
 type Query = Static<typeof JournalQuerySchema>;
 type Client = StreamClient<Query>;
 
-const REPLAY_PAGE = 1000;
+// About 300 KB of frames: large writes, and little held per slow client.
+const REPLAY_PAGE = 2000;
 
 interface Follower {
+  readonly client: Client;
   readonly filter: JournalFilter;
   live: boolean;
 }
@@ -46,15 +48,23 @@ export class JournalStream {
     };
   }
 
-  /** Send every committed batch to the live clients it matches. */
-  attach(handle: StreamHandle<Query>): () => void {
+  /**
+   * Send every committed batch to the live clients it matches, in one write per client. The
+   * stream's handle is not used for this: its publish writes once per message and client.
+   */
+  attach(_handle: StreamHandle<Query>): () => void {
     return this.journal.store.subscribe((events) => {
       if (this.followers.size === 0) return;
-      for (const event of events)
-        handle.publish(event, (client) => {
-          const follower = this.followers.get(client.id);
-          return follower !== undefined && follower.live && matches(follower.filter, event);
-        });
+      const everything = events.map((event) => event.json);
+      for (const follower of this.followers.values()) {
+        if (!follower.live) continue;
+        const { kinds, subject } = follower.filter;
+        const frames =
+          kinds === undefined && subject === undefined
+            ? everything
+            : events.filter((event) => matches(follower.filter, event)).map((event) => event.json);
+        if (frames.length > 0) follower.client.sendAll(frames);
+      }
     });
   }
 
@@ -64,7 +74,11 @@ export class JournalStream {
       const since = client.query.since ?? 0;
       const kinds = parseKinds(this.journal, client.query.kinds);
       checkCursor(this.journal, since, 'since');
-      follower = { filter: { since, kinds, subject: client.query.subject }, live: false };
+      follower = {
+        client,
+        filter: { since, kinds, subject: client.query.subject },
+        live: false,
+      };
     } catch (error) {
       refuse(client, error, this.journal);
       return;
@@ -80,24 +94,22 @@ export class JournalStream {
       if (!client.ready) await client.whenReady();
       if (client.signal.aborted) return;
       const head = store.head;
-      const page = store.read({ ...follower.filter, since: last, limit: REPLAY_PAGE });
+      const page = store.readStored({ ...follower.filter, since: last, limit: REPLAY_PAGE });
       if (page.length === 0) {
         follower.live = true;
         client.send({ type: 'live', cursor: Math.max(last, head) });
         return;
       }
-      for (const event of page) {
-        // Paced per event: the overflow policy (close) must never see a replay backlog.
-        if (!client.ready) await client.whenReady();
-        if (client.signal.aborted) return;
-        client.send(event);
-        last = event.cursor;
-      }
+      client.sendAll(
+        page.map((event) => event.json),
+        { paced: true },
+      );
+      last = page[page.length - 1]?.cursor ?? last;
     }
   }
 }
 
-function matches(filter: JournalFilter, event: JournalEvent): boolean {
+function matches(filter: JournalFilter, event: StoredEvent): boolean {
   if (filter.subject !== undefined && event.subject !== filter.subject) return false;
   return filter.kinds === undefined || filter.kinds.includes(event.kind);
 }

@@ -4,9 +4,8 @@
  * reads (the response writer waits for the socket to drain), and replay and live share one path,
  * with no seam where an event could be missed or sent twice.
  */
-import type { JournalEvent } from '../../sdk/journal.js';
 import type { JournalFilter } from './journal-query.js';
-import type { JournalStore } from './journal-store.js';
+import type { JournalStore, StoredEvent } from './journal-store.js';
 
 const PAGE = 500;
 // A comment line now and then keeps proxies from closing an idle stream.
@@ -24,7 +23,7 @@ export async function* serverSentEvents(
   while (!signal.aborted) {
     // Read and head together, in one tick: no batch can commit in between.
     const head = store.head;
-    const page = store.read({
+    const page = store.readStored({
       since: last,
       kinds: filter.kinds,
       subject: filter.subject,
@@ -41,8 +40,8 @@ export async function* serverSentEvents(
   }
 }
 
-function formatEvent(event: JournalEvent): string {
-  return `id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`;
+function formatEvent(event: StoredEvent): string {
+  return `id: ${event.cursor}\ndata: ${event.json}\n\n`;
 }
 
 /** Resolves true on the next committed batch, false on keepalive time or abort. */

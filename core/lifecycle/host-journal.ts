@@ -43,7 +43,9 @@ export function openJournal(env: JournalEnvironment): {
     journal.publish(owner, kind, event),
   );
   journal.recordNotableEvents(bus.scoped().bus);
+  journal.recordProcessStates(bus.scoped().bus);
   recordConfigChanges(journal, env.config);
+  env.health.addDetail('journal', () => store.size());
   env.health.add('host', 'journal', () =>
     store.writeFailure === null
       ? { healthy: true }

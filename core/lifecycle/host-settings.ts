@@ -39,12 +39,16 @@ export function configuredPlugins(hostSection: Record<string, unknown>): string[
     : undefined;
 }
 
+const DEFAULT_COMMIT_INTERVAL_MS = 10;
+
 /**
- * `stackd.journal`: `batch_interval_ms` (default 50; what a SIGKILL may lose at most),
- * `max_events` (default 1,000,000) and `max_age_days` (default 30) for retention.
+ * `stackd.journal`: `commit_interval_ms` (default 10: the least time between two commits, so at
+ * most 100 commits a second; a SIGKILL loses at most this plus one commit; `batch_interval_ms` is
+ * its earlier name), `max_events` (default 1,000,000) and `max_age_days` (default 30) for
+ * retention.
  */
 export function journalSettings(hostSection: Record<string, unknown>): {
-  batchIntervalMs: number;
+  commitIntervalMs: number;
   maxEvents: number;
   maxAgeMs: number;
 } {
@@ -56,7 +60,11 @@ export function journalSettings(hostSection: Record<string, unknown>): {
       : fallback;
   };
   return {
-    batchIntervalMs: pick('batch_interval_ms', 50, 1000),
+    commitIntervalMs: pick(
+      'commit_interval_ms',
+      pick('batch_interval_ms', DEFAULT_COMMIT_INTERVAL_MS, 1000),
+      1000,
+    ),
     maxEvents: Math.floor(pick('max_events', 1_000_000, 100_000_000)),
     maxAgeMs: pick('max_age_days', 30, 3650) * 86_400_000,
   };

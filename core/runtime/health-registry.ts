@@ -13,9 +13,31 @@ const CHECK_TIMEOUT_MS = 5000;
 /** Every registered check; the report is unhealthy when any check fails, fails to answer or throws. */
 export class HealthRegistry {
   private readonly checks: Array<{ owner: string; name: string; check: Check }> = [];
+  private readonly detailSources = new Map<string, () => unknown>();
 
   add(owner: string, name: string, check: Check): void {
     this.checks.push({ owner, name, check });
+  }
+
+  /**
+   * A section of `GET /health?detail=true`: sizes and counters an operator looks at, not a
+   * verdict (the plain answer stays the container check's exact body).
+   */
+  addDetail(name: string, source: () => unknown): void {
+    this.detailSources.set(name, source);
+  }
+
+  /** Every detail section by name; a section that throws shows its error instead. */
+  details(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, source] of this.detailSources) {
+      try {
+        out[name] = source();
+      } catch (error) {
+        out[name] = { error: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    return out;
   }
 
   /** Synchronous when every check answered synchronously (no timer, no promise). */

@@ -59,11 +59,19 @@ export class OutboundQueue {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  /** Offer a frame: sent now, queued, replaced, dropped or the client closed, per policy. */
-  offer(frame: Frame): void {
+  /**
+   * Offer a frame: sent now, queued, replaced, dropped or the client closed, per policy. A
+   * `paced` frame (its sender waits for {@link ready} before each batch) is queued instead: the
+   * queue then holds at most the rest of one batch.
+   */
+  offer(frame: Frame, paced = false): void {
     if (this.closed) return;
     if (this.pending.length === 0 && this.socket.getBufferedAmount() < this.highWater) {
       this.transmit(frame);
+      return;
+    }
+    if (paced) {
+      this.pending.push(frame);
       return;
     }
     switch (this.policy) {

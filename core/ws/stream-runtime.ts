@@ -46,6 +46,14 @@ export class HubClient implements StreamClient {
   send(message: unknown): void {
     this.sendFrame(typeof message === 'string' ? message : JSON.stringify(message));
   }
+  sendAll(messages: readonly unknown[], options?: { readonly paced?: boolean }): void {
+    if (this.signal.aborted) return;
+    const paced = options?.paced === true;
+    this.socket.cork(() => {
+      for (const message of messages)
+        this.queue.offer(typeof message === 'string' ? message : JSON.stringify(message), paced);
+    });
+  }
   sendFrame(frame: Frame): void {
     if (this.signal.aborted) return;
     // Cork: sends usually happen outside uWS callbacks (timers, other sockets' events).

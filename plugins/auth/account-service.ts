@@ -11,6 +11,7 @@ import {
   type Logger,
 } from '../../sdk/index.js';
 import type { AuthStateStore } from './auth-state.js';
+import type { AccountEvent } from './events.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { TokenPair } from './token-service.js';
@@ -39,6 +40,8 @@ export interface AccountServiceDeps {
   readonly hasher: PasswordHasher;
   readonly sessionTokens: SessionTokens;
   readonly logger: Logger;
+  /** Told of each account change (the event journal). */
+  readonly onAccountEvent?: ((event: AccountEvent) => void) | undefined;
 }
 
 function usersExist(): BadRequestError {
@@ -94,6 +97,7 @@ export class AccountService {
       return created;
     });
     logger.info('setup complete: first user created, authentication enabled', { username });
+    this.deps.onAccountEvent?.({ kind: 'created', username: user.username, by: null });
     return sessionTokens.issue(user);
   }
 
@@ -119,7 +123,11 @@ export class AccountService {
     return this.deps.users.list();
   }
 
-  async createUser(username: string, password: string): Promise<UserAccount> {
+  async createUser(
+    username: string,
+    password: string,
+    by: string | null = null,
+  ): Promise<UserAccount> {
     const { users, hasher, logger } = this.deps;
     const taken = (): BadRequestError =>
       new BadRequestError(AUTH_USERNAME_TAKEN, `Username '${username}' already exists`);
@@ -127,6 +135,7 @@ export class AccountService {
     const created = users.insert(username, await hasher.hash(password));
     if (created === undefined) throw taken();
     logger.info('user created', { username });
+    this.deps.onAccountEvent?.({ kind: 'created', username: created.username, by });
     return { username: created.username, disabled: created.disabled };
   }
 
@@ -138,15 +147,17 @@ export class AccountService {
   }
 
   /** Set the disabled flag; never leaves the system without an active user. */
-  setDisabled(username: string, disabled: boolean): UserAccount {
+  setDisabled(username: string, disabled: boolean, by: string | null = null): UserAccount {
     const { users, logger } = this.deps;
-    users.transaction(() => {
+    const changed = users.transaction(() => {
       const user = users.find(username);
       if (user === undefined) throw userNotFound(username);
       if (disabled && !user.disabled && users.activeCount() <= 1) throw lastActiveUser('disable');
       users.setDisabled(username, disabled);
+      return user.disabled !== disabled;
     });
     logger.info(disabled ? 'user disabled' : 'user enabled', { username });
+    if (changed) this.deps.onAccountEvent?.({ kind: 'disabled', username, by, disabled });
     return { username, disabled };
   }
 
@@ -178,10 +189,11 @@ export class AccountService {
       by: actor ?? 'anyone (authentication disabled)',
       revoked_sign_ins: revoked,
     });
+    this.deps.onAccountEvent?.({ kind: 'password_changed', username, by: actor, revoked });
   }
 
   /** Delete a user; never the last active one. */
-  deleteUser(username: string): void {
+  deleteUser(username: string, by: string | null = null): void {
     const { users, logger } = this.deps;
     users.transaction(() => {
       const user = users.find(username);
@@ -190,5 +202,6 @@ export class AccountService {
       users.delete(username);
     });
     logger.info('user deleted', { username });
+    this.deps.onAccountEvent?.({ kind: 'deleted', username, by });
   }
 }

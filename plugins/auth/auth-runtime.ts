@@ -11,7 +11,7 @@ import {
   type Logger,
   type PluginStorage,
 } from '../../sdk/index.js';
-import { AccountService } from './account-service.js';
+import { AccountService, type AccountServiceDeps } from './account-service.js';
 import { AuthStateStore } from './auth-state.js';
 import type { AuthConfig } from './config.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -44,6 +44,7 @@ export interface AuthRuntimeContext {
   readonly config: AuthConfig;
   readonly onLockout?: SessionServiceDeps['onLockout'];
   readonly onLogin?: SessionServiceDeps['onLogin'];
+  readonly onAccountEvent?: AccountServiceDeps['onAccountEvent'];
 }
 
 /** The started plugin, or nothing yet. */
@@ -77,7 +78,14 @@ export class AuthRuntime implements Authenticator {
     const scrapeTokens = new ScrapeTokenStore(db);
     this.parts = {
       scrapeTokens,
-      accounts: new AccountService({ users, state, hasher, sessionTokens, logger }),
+      accounts: new AccountService({
+        users,
+        state,
+        hasher,
+        sessionTokens,
+        logger,
+        onAccountEvent: this.ctx.onAccountEvent,
+      }),
       sessions: new SessionService({
         users,
         state,

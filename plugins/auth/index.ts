@@ -5,7 +5,7 @@
  */
 import { authenticatorRef, definePlugin, notableEvent } from '../../sdk/index.js';
 import { AuthRuntime } from './auth-runtime.js';
-import { loginEvent } from './events.js';
+import { journalAccountEvent, loginEvent, USER_EVENT_KINDS } from './events.js';
 import { AuthConfig } from './config.js';
 import {
   authStatusRoute,
@@ -34,6 +34,7 @@ export default definePlugin({
   config: AuthConfig,
   register(ctx) {
     ctx.eventKind(loginEvent);
+    for (const kind of USER_EVENT_KINDS) ctx.eventKind(kind);
     const runtime = new AuthRuntime({
       storage: ctx.storage,
       logger: ctx.logger,
@@ -53,6 +54,7 @@ export default definePlugin({
           subject: attempt.username,
           data: { outcome: attempt.outcome, ip: attempt.ip },
         }),
+      onAccountEvent: (event) => journalAccountEvent(ctx.events, event),
     });
     ctx.provide(authenticatorRef, runtime);
     ctx.onStart(() => runtime.start());

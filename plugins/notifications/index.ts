@@ -6,6 +6,7 @@
 import { definePlugin } from '../../sdk/index.js';
 import { NotificationsConfig } from './config.js';
 import { NotificationsRuntime } from './notifications-runtime.js';
+import { deliveryFailed } from './delivery/delivery-events.js';
 import { eventsRoute, getConfigRoute, saveConfigRoute } from './routes/config-routes.js';
 import { clearHistoryRoute, historyRoute, sendRoute, testRoute } from './routes/delivery-routes.js';
 
@@ -17,6 +18,7 @@ export default definePlugin({
   config: NotificationsConfig,
   capabilities: ['notifications'],
   register(ctx) {
+    ctx.eventKind(deliveryFailed);
     const runtime = new NotificationsRuntime(ctx);
 
     ctx.route(getConfigRoute(ctx.stack));

@@ -12,6 +12,7 @@ import {
   type PluginContext,
 } from '../../sdk/index.js';
 import type { NotificationsConfig } from './config.js';
+import { deliveryFailed } from './delivery/delivery-events.js';
 import { DeliveryStore } from './delivery/delivery-store.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { NotificationService } from './notification-service.js';
@@ -44,7 +45,23 @@ export class NotificationsRuntime {
     this.settings = derivedFromStack(ctx.stack, currentSettings);
     this.store = this.openStore();
     this.outbound = OutboundClient.forPlugin(ctx);
-    this.worker = new DeliveryWorker(this.store, this.settings, ctx.logger, this.outbound);
+    this.worker = new DeliveryWorker(
+      this.store,
+      this.settings,
+      ctx.logger,
+      this.outbound,
+      (failure) =>
+        ctx.events.publish(deliveryFailed, {
+          subject: failure.destinationId,
+          data: {
+            delivery_id: failure.deliveryId,
+            destination: failure.destination,
+            event_type: failure.eventType,
+            attempts: failure.attempts,
+            error: failure.error,
+          },
+        }),
+    );
     this.service = new NotificationService(this.store, this.worker, this.settings, ctx.logger);
   }
 

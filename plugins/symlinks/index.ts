@@ -5,6 +5,7 @@
  */
 import { definePlugin } from '../../sdk/index.js';
 import { SymlinksConfig } from './config.js';
+import { JOB_EVENT_KINDS } from './jobs/job-events.js';
 import { jobLatestRoute, jobStatusRoute } from './routes/job-routes.js';
 import {
   backupAsyncRoute,
@@ -43,6 +44,7 @@ export default definePlugin({
     'symlink_manifest_file_list',
   ],
   register(ctx) {
+    for (const kind of JOB_EVENT_KINDS) ctx.eventKind(kind);
     const runtime = new SymlinksRuntime(ctx);
     const { ops, jobs, scheduler, paths } = runtime;
     ctx.route(repairRoute(ops));

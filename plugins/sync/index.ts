@@ -1,6 +1,7 @@
 /** The sync plugin: one-way replication of requests between request managers. Wiring only. */
 import { definePlugin, OutboundClient } from '../../sdk/index.js';
 import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
+import { CYCLE_EVENT_KINDS } from './cycle-events.js';
 import { seerrSyncView } from './dashboard-view.js';
 import { syncRoutes } from './routes/sync-routes.js';
 import { Replicator } from './replicator.js';
@@ -14,6 +15,7 @@ export default definePlugin({
   capabilities: ['request_sync', 'seerr_sync'],
   config: SyncConfig,
   register(ctx) {
+    for (const kind of CYCLE_EVENT_KINDS) ctx.eventKind(kind);
     const cycles = ctx.exposition.counter<'outcome'>({
       name: 'stackd_sync_cycles_total',
       help: 'Request-sync cycles by outcome (ok, failed: the primary could not be polled)',

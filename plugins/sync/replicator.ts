@@ -13,6 +13,7 @@ import {
 } from '../../sdk/index.js';
 import type { SyncConfig } from './config.js';
 import { runCycle } from './cycle.js';
+import { CycleJournal } from './cycle-events.js';
 
 const CATCH_UP_DELAY_MS = 500;
 import { RemoteClient } from './remote.js';
@@ -104,8 +105,10 @@ export class Replicator {
     if (!config || !primary) return;
     const state = (this.state ??= emptyState());
     const before = new Set(Object.keys(state.failed));
+    const journal = new CycleJournal(this.events, state, this.subordinateClients.size);
     let changed = this.state.last_poll_ts === null;
     let failed = false;
+    let primaryError: string | null = null;
     try {
       changed =
         (await runCycle(state, {
@@ -121,6 +124,7 @@ export class Replicator {
       this.transition('primary', false, 'Request sync: primary poll recovered', '');
     } catch (error) {
       failed = true;
+      primaryError = (error as Error).message;
       this.transition(
         'primary',
         true,
@@ -130,6 +134,7 @@ export class Replicator {
       this.logger.warn('request sync poll failed', { error: (error as Error).message });
     }
     this.onCycle(failed, Object.keys(state.failed).filter((key) => !before.has(key)).length);
+    journal.finished(primaryError, this.unfinished);
     for (const key of Object.keys(state.failed))
       if (!before.has(key))
         this.transition(

@@ -39,7 +39,11 @@ export function createUserRoute(runtime: AuthRuntime) {
       response: { 200: CreateUserResponse, ...Errors.badRequest },
     },
     handler: async (request) => {
-      const user = await runtime.accounts.createUser(request.body.username, request.body.password);
+      const user = await runtime.accounts.createUser(
+        request.body.username,
+        request.body.password,
+        request.principal?.username ?? null,
+      );
       return { message: 'User created successfully', username: user.username };
     },
   });
@@ -85,7 +89,7 @@ export function updateUserRoute(runtime: AuthRuntime) {
       const user =
         disabled === undefined
           ? runtime.accounts.account(username)
-          : runtime.accounts.setDisabled(username, disabled);
+          : runtime.accounts.setDisabled(username, disabled, request.principal?.username ?? null);
       const message = 'User updated successfully';
       return password === undefined
         ? { message, ...user }
@@ -106,7 +110,7 @@ export function deleteUserRoute(runtime: AuthRuntime) {
       response: { 200: MessageBody, ...Errors.badRequest, ...Errors.notFound },
     },
     handler: (request) => {
-      runtime.accounts.deleteUser(request.params.username);
+      runtime.accounts.deleteUser(request.params.username, request.principal?.username ?? null);
       return reply(200, { message: 'User deleted successfully' });
     },
   });

@@ -7,6 +7,7 @@
  */
 import type { Logger, OutboundClient } from '../../../sdk/index.js';
 import type { NotificationsConfig } from '../config.js';
+import type { DeliveryFailure } from './delivery-events.js';
 import type { DeliveryStore } from './delivery-store.js';
 import { PAYLOADS } from './payloads/index.js';
 import { send } from './sender.js';
@@ -30,6 +31,8 @@ export class DeliveryWorker {
     private readonly config: () => NotificationsConfig,
     private readonly logger: Logger,
     private readonly outbound: OutboundClient,
+    /** Told when a delivery gives up (the event journal). */
+    private readonly onGaveUp: (failure: DeliveryFailure) => void = () => undefined,
   ) {}
 
   /** Run soon (new rows). */
@@ -104,7 +107,12 @@ export class DeliveryWorker {
     const config = this.config();
     const destination = config.destinations.find((candidate) => candidate.id === destinationId);
     if (destination === undefined) {
-      this.store.failed(id, attempts + 1, 'Destination no longer exists.');
+      this.giveUp(
+        id,
+        { id: destinationId, name: destinationId },
+        attempts + 1,
+        'Destination no longer exists.',
+      );
       return;
     }
     if (!destination.enabled && !allowDisabled) {
@@ -134,11 +142,29 @@ export class DeliveryWorker {
     const tries = attempts + 1;
     if (outcome.kind === 'ok') this.store.completed(id, tries);
     else if (outcome.kind === 'fatal' || tries >= config.max_attempts)
-      this.store.failed(id, tries, outcome.error);
+      this.giveUp(id, destination, tries, outcome.error, row.event_type);
     else {
       const backoff = config.retry_base_sec * 2 ** (tries - 1);
       const wait = Math.max(backoff, outcome.retryAfterSec ?? 0);
       this.store.retry(id, tries, outcome.error, Date.now() / 1000 + wait);
     }
+  }
+
+  private giveUp(
+    id: string,
+    destination: { readonly id: string; readonly name: string },
+    attempts: number,
+    error: string,
+    eventType = this.store.get(id)?.event_type ?? '',
+  ): void {
+    this.store.failed(id, attempts, error);
+    this.onGaveUp({
+      deliveryId: id,
+      destinationId: destination.id,
+      destination: destination.name,
+      eventType,
+      attempts,
+      error,
+    });
   }
 }

@@ -5,6 +5,7 @@
  */
 import { notableEvent, type EventBus, type Logger, type TaskRunner } from '../../../sdk/index.js';
 import { jobFailure } from '../io-failure.js';
+import { JobJournal } from './job-events.js';
 import type { JobOperation, JobStore, SymlinkJob } from './job-store.js';
 
 /** The work of one job: progress reports go to the store; the result is the answer. */
@@ -51,16 +52,19 @@ export class JobRunner {
   ): JobAck {
     const job = this.store.create(processName, operation, metadata);
     const run = async (signal: AbortSignal): Promise<void> => {
+      const journal = new JobJournal(this.events, processName, { job_id: job.job_id, operation });
       try {
         this.store.started(job.job_id, { stage: FIRST_STAGE[operation] });
-        const result = await work(
-          (progress) => this.store.progressed(job.job_id, progress),
-          signal,
-        );
+        const result = await work((progress) => {
+          this.store.progressed(job.job_id, progress);
+          journal.progressed(progress);
+        }, signal);
         this.announce(this.store.completed(job.job_id, result));
+        journal.finished('completed', result, null);
         this.onFinished(operation, 'completed', result);
       } catch (error) {
         this.fail(job.job_id, operation, error);
+        journal.finished('failed', undefined, jobFailure(error).message);
         this.onFinished(operation, 'failed');
       }
     };

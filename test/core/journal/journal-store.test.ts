@@ -1,0 +1,85 @@
+/** The journal store: group commit pacing, the wire form of committed and read events, size. */
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
+import { JournalStore, type StoredEvent } from '../../../core/journal/journal-store.js';
+import { tempDir } from '../../helpers/start-host.js';
+
+function openStore(commitIntervalMs: number): JournalStore {
+  return new JournalStore(
+    join(tempDir('stackd-journal-store-'), 'events.db'),
+    { commitIntervalMs, maxEvents: 1_000_000, maxAgeMs: 86_400_000 },
+    (error) => {
+      throw error;
+    },
+  );
+}
+
+test('a quiet journal commits on the next turn, everything published in one turn together', async (t) => {
+  const store = openStore(1000);
+  t.teardown(() => store.close());
+  const batches: StoredEvent[][] = [];
+  store.subscribe((events) => batches.push([...events]));
+  for (let n = 0; n < 3; n += 1) store.append('test.tick', 'a', { n });
+  t.is(batches.length, 0, 'nothing is announced before its commit');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(batches.length, 1, 'committed on the next turn, not after the interval');
+  t.deepEqual(
+    batches[0]?.map((event) => event.cursor),
+    [1, 2, 3],
+  );
+  t.is(store.head, 3);
+  t.is(store.commits, 1);
+});
+
+test('commits are at least the interval apart: what arrives in between waits for the next', async (t) => {
+  const store = openStore(200);
+  t.teardown(() => store.close());
+  const commitTimes: number[] = [];
+  store.subscribe(() => commitTimes.push(performance.now()));
+  const started = performance.now();
+  // 100 publishes spread over about a second, each in its own turn.
+  for (let n = 0; n < 100; n += 1) {
+    store.append('test.tick', 'spread', { n });
+    await sleep(10);
+  }
+  store.flush();
+  const seconds = (performance.now() - started) / 1000;
+  t.true(commitTimes.length <= Math.ceil(seconds * 5) + 1, `${commitTimes.length} commits`);
+  t.true(commitTimes.length >= 2, 'later events are committed by later commits');
+  for (let index = 1; index < commitTimes.length - 1; index += 1)
+    t.true((commitTimes[index] ?? 0) - (commitTimes[index - 1] ?? 0) >= 190);
+  t.is(store.head, 100);
+});
+
+test('a committed event is announced as the same JSON a read answers', async (t) => {
+  const store = openStore(10);
+  t.teardown(() => store.close());
+  const announced: string[] = [];
+  store.subscribe((events) => announced.push(...events.map((event) => event.json)));
+  store.append('test.tick', 'quote "me"', { text: 'line\nbreak', nested: { list: [1, 2.5] } });
+  store.flush();
+  const [read] = store.readStored({ since: 0, limit: 10 });
+  t.is(announced[0], read?.json);
+  t.deepEqual(JSON.parse(announced[0] ?? '{}'), {
+    cursor: 1,
+    time: store.read({ since: 0, limit: 1 })[0]?.time,
+    kind: 'test.tick',
+    subject: 'quote "me"',
+    data: { text: 'line\nbreak', nested: { list: [1, 2.5] } },
+  });
+});
+
+test('a large batch is split over several statements with consecutive cursors', (t) => {
+  const store = openStore(10);
+  t.teardown(() => store.close());
+  for (let n = 0; n < 1234; n += 1) store.append('test.tick', 'bulk', { n });
+  store.flush();
+  const events = store.read({ since: 0, limit: 2000 });
+  t.is(events.length, 1234);
+  t.true(events.every((event, index) => event.cursor === index + 1));
+  t.true(events.every((event, index) => (event.data as { n: number }).n === index));
+  const size = store.size();
+  t.like(size, { events: 1234, oldest_cursor: 1, newest_cursor: 1234, commit_interval_ms: 10 });
+  t.true(size.bytes > 1234 * 40, `${size.bytes} bytes`);
+});

@@ -61,7 +61,12 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   sync: () => syncBench(),
   prometheus: () => prometheusBench(quick),
   journal: () =>
-    journalBench({ clients: 100, seconds: quick ? 3 : 10, replay: quick ? 20_000 : 100_000 }),
+    journalBench({
+      clients: 100,
+      seconds: quick ? 3 : 10,
+      replay: quick ? 20_000 : 100_000,
+      rounds: quick ? 2 : 3,
+    }),
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
   cli: () =>

@@ -12,6 +12,14 @@
 import type { Database } from '../../sdk/storage.js';
 import type { JournalEvent } from '../../sdk/journal.js';
 import { openSqlite } from '../storage/sqlite-store.js';
+import {
+  conditions,
+  FRAME_SEPARATOR,
+  SCHEMA,
+  WIRE_COLUMNS,
+  WIRE_JSON,
+  wireJson,
+} from './journal-sql.js';
 
 /** Retention and commit pacing (`stackd.journal`). */
 export interface JournalSettings {
@@ -52,17 +60,9 @@ export interface JournalSize {
 
 type Pending = { time: string; kind: string; subject: string; data: string };
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  cursor INTEGER PRIMARY KEY AUTOINCREMENT,
-  time TEXT NOT NULL, kind TEXT NOT NULL, subject TEXT NOT NULL, data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_kind ON events(kind, cursor);
-CREATE INDEX IF NOT EXISTS events_subject ON events(subject, cursor);
-CREATE TABLE IF NOT EXISTS journal_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);`;
-
-// The wire object is built by SQLite: one text column per row, no parse and re-serialize in JS.
-const WIRE_COLUMNS = `cursor, kind, subject,
-  json_object('cursor', cursor, 'time', time, 'kind', kind, 'subject', subject, 'data', json(data)) AS json`;
+// Replay reads its pages whole; a larger page cache than SQLite's 2 MB keeps them from being
+// read from the file again by the next reader.
+const CACHE_KIB = 8192;
 
 // Retention runs at most this often: deleting is cheap but pointless per batch.
 const PRUNE_EVERY_MS = 10_000;
@@ -96,7 +96,7 @@ export class JournalStore {
     private readonly onError: (error: unknown) => void,
   ) {
     this.db = openSqlite(file);
-    this.db.exec(SCHEMA);
+    this.db.exec(`${SCHEMA} PRAGMA cache_size = -${CACHE_KIB};`);
     this.headCursor =
       this.db.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'")?.seq ??
       0;
@@ -182,21 +182,27 @@ export class JournalStore {
 
   /** Events after `query.since`, oldest first, as JSON text (replay sends it as is). */
   readStored(query: JournalQuery): StoredEvent[] {
-    const where = ['cursor > ?'];
-    const params: Array<string | number> = [query.since];
-    if (query.kinds !== undefined && query.kinds.length > 0) {
-      where.push(`kind IN (${query.kinds.map(() => '?').join(', ')})`);
-      params.push(...query.kinds);
-    }
-    if (query.subject !== undefined) {
-      where.push('subject = ?');
-      params.push(query.subject);
-    }
-    params.push(query.limit);
+    const { where, params } = conditions(query);
     return this.db.all<StoredEvent & Record<string, string | number>>(
-      `SELECT ${WIRE_COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY cursor LIMIT ?`,
+      `SELECT ${WIRE_COLUMNS} FROM events WHERE ${where} ORDER BY cursor LIMIT ?`,
       params,
     );
+  }
+
+  /**
+   * Up to `query.limit` events after `query.since` as frames (the JSON text of each), read as a
+   * single row: a replay page costs one query and one string, not a conversion per row.
+   */
+  readFrames(query: JournalQuery): { readonly frames: string[]; readonly last: number } {
+    const { where, params } = conditions(query);
+    const page = this.db.get<{ n: number; last: number | null; page: string | null }>(
+      `SELECT count(*) AS n, max(cursor) AS last, group_concat(json, char(30)) AS page FROM
+        (SELECT cursor, ${WIRE_JSON} AS json FROM events WHERE ${where} ORDER BY cursor LIMIT ?)`,
+      params,
+    );
+    if (page === undefined || page.n === 0 || page.page === null)
+      return { frames: [], last: query.since };
+    return { frames: page.page.split(FRAME_SEPARATOR), last: page.last ?? query.since };
   }
 
   /** Rows, bytes on disk, the cursors held and the settings (/health detail, the bench). */
@@ -290,9 +296,4 @@ export class JournalStore {
     });
     this.prunedThrough = through;
   }
-}
-
-/** The wire object of a just-committed event, with the same keys and order as a read one. */
-function wireJson(cursor: number, event: Pending): string {
-  return `{"cursor":${cursor},"time":${JSON.stringify(event.time)},"kind":${JSON.stringify(event.kind)},"subject":${JSON.stringify(event.subject)},"data":${event.data}}`;
 }

@@ -17,8 +17,8 @@ import type { StoredEvent } from './journal-store.js';
 type Query = Static<typeof JournalQuerySchema>;
 type Client = StreamClient<Query>;
 
-// About 300 KB of frames: large writes, and little held per slow client.
-const REPLAY_PAGE = 2000;
+// About 500 KB of frames: few queries and large writes, and at most that held per slow client.
+const REPLAY_PAGE = 5000;
 
 interface Follower {
   readonly client: Client;
@@ -94,17 +94,14 @@ export class JournalStream {
       if (!client.ready) await client.whenReady();
       if (client.signal.aborted) return;
       const head = store.head;
-      const page = store.readStored({ ...follower.filter, since: last, limit: REPLAY_PAGE });
-      if (page.length === 0) {
+      const page = store.readFrames({ ...follower.filter, since: last, limit: REPLAY_PAGE });
+      if (page.frames.length === 0) {
         follower.live = true;
         client.send({ type: 'live', cursor: Math.max(last, head) });
         return;
       }
-      client.sendAll(
-        page.map((event) => event.json),
-        { paced: true },
-      );
-      last = page[page.length - 1]?.cursor ?? last;
+      client.sendAll(page.frames, { paced: true });
+      last = page.last;
     }
   }
 }

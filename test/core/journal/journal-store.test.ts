@@ -52,7 +52,7 @@ test('commits are at least the interval apart: what arrives in between waits for
   t.is(store.head, 100);
 });
 
-test('a committed event is announced as the same JSON a read answers', async (t) => {
+test('a committed event is announced as the same JSON a read answers', (t) => {
   const store = openStore(10);
   t.teardown(() => store.close());
   const announced: string[] = [];
@@ -82,4 +82,37 @@ test('a large batch is split over several statements with consecutive cursors', 
   const size = store.size();
   t.like(size, { events: 1234, oldest_cursor: 1, newest_cursor: 1234, commit_interval_ms: 10 });
   t.true(size.bytes > 1234 * 40, `${size.bytes} bytes`);
+});
+
+test('a replay page read as frames is the same JSON, in order, with filters applied', (t) => {
+  const store = openStore(10);
+  t.teardown(() => store.close());
+  for (let n = 0; n < 30; n += 1)
+    store.append(n % 3 === 0 ? 'test.other' : 'test.tick', n % 2 === 0 ? 'even' : 'odd "q"', {
+      n,
+      text: 'a\u001eb',
+    });
+  store.flush();
+  const all = store.readFrames({ since: 0, limit: 100 });
+  t.deepEqual(
+    all.frames,
+    store.readStored({ since: 0, limit: 100 }).map((event) => event.json),
+  );
+  t.is(all.last, 30);
+  const filtered = store.readFrames({
+    since: 5,
+    kinds: ['test.tick'],
+    subject: 'odd "q"',
+    limit: 4,
+  });
+  const events = filtered.frames.map(
+    (frame) => JSON.parse(frame) as { cursor: number; data: { n: number } },
+  );
+  t.deepEqual(
+    events.map((event) => event.cursor),
+    [6, 8, 12, 14],
+  );
+  t.is(filtered.last, 14);
+  t.is(events[0]?.data.n, 5);
+  t.deepEqual(store.readFrames({ since: 30, limit: 10 }), { frames: [], last: 30 });
 });

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { ThresholdMonitor } from '../../../plugins/notifications/events/threshold-monitor.js';
-import { ProcessEventTranslator } from '../../../plugins/notifications/events/process-events.js';
-import { PAYLOADS } from '../../../plugins/notifications/delivery/payloads/index.js';
-import { safeError } from '../../../plugins/notifications/delivery/sender.js';
-import type { MetricsSnapshot } from '../../../sdk/index.js';
+import { ThresholdMonitor } from '../../../../plugins/notifications/events/threshold-monitor.js';
+import { ProcessEventTranslator } from '../../../../plugins/notifications/events/process-events.js';
+import { PAYLOADS } from '../../../../plugins/notifications/delivery/payloads/index.js';
+import { safeError } from '../../../../plugins/notifications/delivery/sender.js';
+import type { MetricsSnapshot } from '../../../../sdk/index.js';
 
 const thresholds = {
   cpu_percent: 80,

@@ -1,8 +1,6 @@
+/** Resource thresholds: sent once after their duration, once on recovery, never for the baseline. */
 import test from 'ava';
 import { ThresholdMonitor } from '../../../../plugins/notifications/events/threshold-monitor.js';
-import { ProcessEventTranslator } from '../../../../plugins/notifications/events/process-events.js';
-import { PAYLOADS } from '../../../../plugins/notifications/delivery/payloads/index.js';
-import { safeError } from '../../../../plugins/notifications/delivery/sender.js';
 import type { MetricsSnapshot } from '../../../../sdk/index.js';
 
 const thresholds = {
@@ -50,67 +48,5 @@ test('a condition is sent once after its duration, then once on recovery; the ba
   t.deepEqual(
     recovered.map((event) => [event.event_type, event.recovered_event_type]),
     [['recovery', 'resource.cpu.high']],
-  );
-});
-
-test('process state changes become service events', (t) => {
-  const translator = new ProcessEventTranslator();
-  const state = (status: string, reason: string | null = null, restarts = 0) => ({
-    process_name: 'Web',
-    status: status as never,
-    pid: null,
-    exit_code: 1,
-    restarts,
-    started_at: null,
-    reason,
-  });
-  t.is(translator.translate(state('running')), null);
-  t.is(
-    translator.translate(state('crashed', 'Web exited unexpectedly (exit code 1)'))?.event_type,
-    'service.stopped.unexpectedly',
-  );
-  t.is(
-    translator.translate(state('backoff', 'restart 1 in 1 s'))?.event_type,
-    'service.auto_restart.attempt',
-  );
-  t.is(translator.translate(state('starting'))?.event_type, undefined);
-  t.is(
-    translator.translate(state('running', null, 1))?.event_type,
-    'service.auto_restart.succeeded',
-  );
-  t.is(
-    translator.translate(state('crashed', 'x; gave up after 5 restarts'))?.event_type,
-    'service.auto_restart.failed',
-  );
-});
-
-test('payloads follow each receiver convention; stored errors carry no URL', (t) => {
-  const message = {
-    event_id: 'e',
-    event_type: 'manual',
-    severity: 'critical',
-    title: 'Tïtle',
-    body: 'Body',
-    service_name: 'Web',
-    timestamp: 1,
-  };
-  const discord = JSON.parse(PAYLOADS.discord('https://d/x', message).body);
-  t.is(discord.embeds[0].title, 'Tïtle');
-  t.is(discord.embeds[0].color, 0xe74c3c);
-  const ntfy = PAYLOADS.ntfy('https://ntfy.sh/topic', message);
-  t.is(ntfy.body, 'Body');
-  t.is(ntfy.headers.priority, '5');
-  t.regex(ntfy.headers.title ?? '', /^=\?UTF-8\?B\?/);
-  t.like(JSON.parse(PAYLOADS.apprise('http://a/notify/k', message).body), {
-    type: 'failure',
-    title: 'Tïtle',
-  });
-  t.like(JSON.parse(PAYLOADS.webhook('http://w', message).body), {
-    source: 'stackd',
-    severity: 'critical',
-  });
-  t.is(
-    safeError('connect ECONNREFUSED https://user:pw@hook.example/secret'),
-    'connect ECONNREFUSED https://[redacted]',
   );
 });

@@ -3,7 +3,14 @@ import { definePlugin, OutboundClient } from '../../sdk/index.js';
 import { SyncConfig, syncConfigOf, validateSyncSlice } from './config.js';
 import { CYCLE_EVENT_KINDS } from './cycle-events.js';
 import { seerrSyncView } from './dashboard-view.js';
-import { syncRoutes } from './routes/sync-routes.js';
+import {
+  SYNC_PREFIXES,
+  clearFailedRoute,
+  failedRoute,
+  stateRoute,
+  statusRoute,
+  testRoute,
+} from './routes/sync-routes.js';
 import { Replicator } from './replicator.js';
 import { resolveSubordinates } from './subordinates.js';
 
@@ -38,13 +45,12 @@ export default definePlugin({
     );
     // The documented /api/request-sync paths (core serves them without /api too) and the
     // dashboard's /seerr-sync alias (core serves that under /api too).
-    for (const prefix of ['/api/request-sync', '/seerr-sync'] as const) {
-      const routes = syncRoutes(service, prefix, outbound, (message) => ctx.logger.warn(message));
-      ctx.route(routes.status);
-      ctx.route(routes.failed);
-      ctx.route(routes.state);
-      ctx.route(routes.clearFailed);
-      ctx.route(routes.test);
+    for (const prefix of SYNC_PREFIXES) {
+      ctx.route(statusRoute(service, prefix));
+      ctx.route(failedRoute(service, prefix));
+      ctx.route(stateRoute(service, prefix));
+      ctx.route(clearFailedRoute(service, prefix));
+      ctx.route(testRoute(prefix, outbound, (message) => ctx.logger.warn(message)));
     }
     const applyConfig = (): void => {
       const document = ctx.stack.read();

@@ -1,6 +1,10 @@
 /** One delivery attempt against a real receiver on 127.0.0.1, and what each answer means. */
 import test from 'ava';
-import { send, UNREACHABLE_ERROR } from '../../../../plugins/notifications/delivery/sender.js';
+import {
+  safeError,
+  send,
+  UNREACHABLE_ERROR,
+} from '../../../../plugins/notifications/delivery/sender.js';
 import { OutboundClient, outboundSettingsOf } from '../../../../sdk/index.js';
 import { startReceiver } from './receiver.js';
 
@@ -86,4 +90,11 @@ test('an aborted send (the plugin stopping) is a retry, not a failure', async (t
   const pending = send(request(receiver.url), {}, true, outbound, () => undefined, stop.signal);
   setTimeout(() => stop.abort(), 100);
   t.like(await pending, { kind: 'retry', error: UNREACHABLE_ERROR });
+});
+
+test('stored errors carry no URL', (t) => {
+  t.is(
+    safeError('connect ECONNREFUSED https://user:pw@hook.example/secret'),
+    'connect ECONNREFUSED https://[redacted]',
+  );
 });

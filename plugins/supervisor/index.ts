@@ -215,6 +215,8 @@ export default definePlugin({
     const boot = new AbortController();
     ctx.onStart(async () => {
       const graph = ctx.optional(dependencyGraphRef);
+      // Probing cgroups takes the kernel a while: it runs meanwhile, adoptions need its answer.
+      void cgroups.detect();
       // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
       await launches.open();
       // Leftover cgroups after the graceful reaping of recorded launches (create() awaits this).

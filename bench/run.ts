@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,journal,symlinks,scale,churn,cli]`
+ * `npm run bench [-- --quick] [-- --only http,supervision,logs,streams,graph,metrics,sync,prometheus,journal,symlinks,scale,churn,cli,adoption]`
  *
  * Measures stackd against what its users would otherwise pick, in one run on one machine, and
  * prints ratios (absolute numbers on a shared machine mean little). Writes a Markdown table to
@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { adoptionBench } from './adoption.bench.js';
 import { churnBench } from './churn.bench.js';
 import { cliBench } from './cli.bench.js';
 import { graphBench, metricsBench } from './external.bench.js';
@@ -84,6 +85,7 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
     ),
   churn: () =>
     churnBench({ minutes: quick ? 2 : 10, warmupMs: quick ? 20_000 : 60_000, processes: 50 }),
+  adoption: () => adoptionBench({ rounds: quick ? 1 : 3, processes: 50, gapMs: 5_000 }),
 };
 
 const selected = values.only?.split(',').map((name) => name.trim()) ?? Object.keys(AREAS);

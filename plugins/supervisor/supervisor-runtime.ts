@@ -89,6 +89,8 @@ export class SupervisorRuntime {
   async start(): Promise<void> {
     const { launches, cgroups } = this;
     const graph = this.ctx.optional(dependencyGraphRef);
+    // Probing cgroups takes the kernel a while: it runs meanwhile, adoptions need its answer.
+    void cgroups.detect();
     // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
     await launches.open();
     // Leftover cgroups after the graceful reaping of recorded launches (create() awaits this).

@@ -28,6 +28,8 @@ export interface StartHostOptions {
   readonly extraArgs?: readonly string[];
   /** How long to wait for the listening line (default 20 s). */
   readonly bootTimeoutMs?: number;
+  /** Another build's entry point instead of this one's (an upgrade from an older host). */
+  readonly mainJs?: string;
 }
 
 /** A running host. */
@@ -92,7 +94,15 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   const dataDir = options.dataDir ?? tempDir('stackd-data-');
   const configPath =
     options.configPath ?? (options.config === undefined ? undefined : writeConfig(options.config));
-  const args = [MAIN_JS, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir];
+  const args = [
+    options.mainJs ?? MAIN_JS,
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--data-dir',
+    dataDir,
+  ];
   if (configPath !== undefined) args.push('--config', configPath);
   if (options.plugins !== undefined) args.push('--plugins', options.plugins.join(','));
   args.push(...(options.extraArgs ?? []));

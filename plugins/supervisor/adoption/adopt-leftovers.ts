@@ -14,6 +14,8 @@ export interface Adopter {
   claim(processName: string): RecordedGroup | undefined;
   takePendingRestart(processName: string): Promise<PendingRestart | undefined>;
   releaseUnclaimed(): Promise<string[]>;
+  /** Settles once the records are verified (what {@link claim} hands out is known). */
+  verified(): Promise<void>;
   /** Settles once verification and the reaping of the rest are done. */
   ready(): Promise<void>;
   /** Epoch ms at which this host started. */
@@ -36,7 +38,9 @@ export async function adoptLeftovers(
   adopter: Adopter,
   runnerOf: (processName: string) => ProcessRunner,
 ): Promise<Set<string>> {
-  await adopter.ready();
+  // Not the reaping of the rest: it scans every process on the machine, and verified launches
+  // are spared by it anyway. Only what the adoptions leave unclaimed waits for it.
+  await adopter.verified();
   const stamp: AdoptionStamp = {
     adopted_at: Date.now(),
     adopted_by_host_start: adopter.hostStartedAt,
@@ -55,6 +59,7 @@ export async function adoptLeftovers(
     resumed.add(name);
   }
   await Promise.all(adoptions);
+  await adopter.ready();
   await adopter.releaseUnclaimed();
   return resumed;
 }

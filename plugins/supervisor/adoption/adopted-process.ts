@@ -1,8 +1,9 @@
 /**
  * A process launched by a previous host, seen through the {@link LaunchedProcess} interface so
  * the runner treats it like its own launch. It is not our child: its exit is seen by polling
- * /proc (its start time gone or changed), and its exit status is not known (init reaps it) —
- * reported as exit code 0 with no signal. Its output is followed through the FIFOs it was
+ * /proc (its start time gone or changed), and its exit status is not known: init reaps it,
+ * and /proc shows a status only while the zombie waits for its parent. It is reported as
+ * unknown (exit code null) rather than a made-up 0 that would read as a clean exit. Its output is followed through the FIFOs it was
  * launched with, from where the previous host stopped reading.
  */
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
@@ -41,7 +42,7 @@ export function adoptedProcess(
       const row = reader.stat(group.pid);
       if (row !== undefined && !isDead(row) && row.startTicks === group.start_ticks) return;
       clearInterval(timer);
-      const info: ExitInfo = { exitCode: 0, signal: null, at: Date.now() };
+      const info: ExitInfo = { exitCode: null, signal: null, at: Date.now() };
       exitedAt = info;
       const done = (): void => {
         sink?.flush();

@@ -57,9 +57,10 @@ function parseSelfCgroup(text: string): Map<string, string> {
   return own;
 }
 
-async function writableDir(dir: string): Promise<boolean> {
+async function writableDir(dir: string, tag = 'v2'): Promise<boolean> {
   // Creating and removing a probe is the only honest test: a read-only bind shows mode 0755 too.
-  const probe = join(dir, `.stackd-probe-${process.pid}`);
+  // The tag keeps parallel probes of co-mounted controllers (cpu,cpuacct) apart.
+  const probe = join(dir, `.stackd-probe-${process.pid}-${tag}`);
   try {
     await mkdir(probe);
     await rmdir(probe);
@@ -97,14 +98,18 @@ async function detectV2(mounts: Mount[], own: Map<string, string>, dirName: stri
 
 async function detectV1(mounts: Mount[], own: Map<string, string>, dirName: string) {
   const bases: Partial<Record<V1Controller, string>> = {};
-  for (const controller of V1_CONTROLLERS) {
-    const mount = mounts.find(
-      (entry) => entry.type === 'cgroup' && entry.options.includes(controller),
-    );
-    if (mount === undefined) continue;
-    const dir = await ownDir(mount.path, own.get(controller));
-    if (await writableDir(dir)) bases[controller] = join(dir, dirName);
-  }
+  // The probes at once: removing a cgroup waits for the kernel (an RCU grace period), and five
+  // of them in a row held up the adoption of every process at a restart of the host.
+  await Promise.all(
+    V1_CONTROLLERS.map(async (controller) => {
+      const mount = mounts.find(
+        (entry) => entry.type === 'cgroup' && entry.options.includes(controller),
+      );
+      if (mount === undefined) return;
+      const dir = await ownDir(mount.path, own.get(controller));
+      if (await writableDir(dir, controller)) bases[controller] = join(dir, dirName);
+    }),
+  );
   // Stops need a hierarchy that holds every descendant; any writable one does.
   return Object.keys(bases).length === 0 ? null : { kind: 'v1' as const, bases };
 }

@@ -42,6 +42,7 @@ const V2_CONTROLLERS = ['memory', 'pids', 'cpu'];
 export class CgroupManager {
   private layout: CgroupLayout = { kind: 'none', why: 'not detected yet' };
   private opening: Promise<void> | undefined;
+  private detecting: Promise<void> | undefined;
 
   constructor(private readonly options: CgroupManagerOptions) {}
 
@@ -58,6 +59,17 @@ export class CgroupManager {
   }
 
   private async load(keep: KeepLeftover): Promise<void> {
+    await this.detect();
+    if (this.options.mode !== 'off') await this.cleanLeftovers(keep);
+  }
+
+  /** Detect the layout once, without touching leftovers. */
+  detect(): Promise<void> {
+    this.detecting ??= this.detectLayout();
+    return this.detecting;
+  }
+
+  private async detectLayout(): Promise<void> {
     if (this.options.mode === 'off') {
       this.layout = { kind: 'none', why: 'cgroups off by config' };
       return;
@@ -68,7 +80,6 @@ export class CgroupManager {
     ]);
     this.layout = await detectCgroups({ mounts, selfCgroup, dirName: this.dirName });
     this.options.logger.info(`process isolation: ${this.describe()}`);
-    await this.cleanLeftovers(keep);
   }
 
   /** The detected layout. */
@@ -117,7 +128,8 @@ export class CgroupManager {
 
   /** The cgroup a previous host made for a launch (adopted now), or null when there is none. */
   async existing(processName: string, launchId: string): Promise<LaunchCgroup | null> {
-    await this.open();
+    // Detection only: an adoption may come before open(), whose clean-up must know what to keep.
+    await this.detect();
     const cgroup = launchCgroupOf(this.layout, launchCgroupName(processName, launchId));
     const first = cgroup?.dirs[0];
     if (cgroup === null || first === undefined) return null;

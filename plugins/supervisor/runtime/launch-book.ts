@@ -52,6 +52,7 @@ const LEFTOVER_GRACE_MS = 5_000;
 export class LaunchBook {
   private id: string | undefined;
   private opening: Promise<void> | undefined;
+  private verifying: Promise<RecordedGroup[]> | undefined;
   private reaping: Promise<string[]> | undefined;
   /** Verified launches of a previous host, by process name, until adopted or released. */
   private readonly candidates = new Map<string, RecordedGroup>();
@@ -87,6 +88,8 @@ export class LaunchBook {
    * cgroups are not leftovers either.
    */
   readonly sparedLaunchIds = new Set<string>();
+  /** The markers of the verified launches, whose trees the reaping spares. */
+  private readonly sparedMarkers = new Set<string>();
   /** Told of the launch ids it released (their cgroups go too). */
   onReleased: (launchIds: string[]) => Promise<void> = () => Promise.resolve();
 
@@ -113,6 +116,7 @@ export class LaunchBook {
     await Promise.all(left.map((group) => this.forget(group.pid)));
     const ids = left.map((group) => group.marker.slice(group.marker.lastIndexOf(':') + 1));
     for (const id of ids) this.sparedLaunchIds.delete(id);
+    for (const marker of markers) this.sparedMarkers.delete(marker);
     await this.onReleased(ids);
     return left.map((group) => group.process_name);
   }
@@ -130,7 +134,15 @@ export class LaunchBook {
     const saved = (await this.storage.readFile(ID_FILE))?.toString('utf8').trim();
     this.id = saved !== undefined && /^[\w-]{8,64}$/.test(saved) ? saved : newLaunchId();
     if (saved !== this.id) await this.storage.writeFileAtomic(ID_FILE, this.id);
-    this.reaping = this.reapLeftovers();
+    // Adoption needs only the verification; the scan of /proc for the rest runs meanwhile.
+    this.verifying = this.verifyRecords();
+    this.reaping = this.verifying.then((recorded) => this.reapLeftovers(recorded));
+  }
+
+  /** Settles once the records are verified: the candidates for adoption are known. */
+  async verified(): Promise<void> {
+    await this.open();
+    await this.verifying;
   }
 
   /** Settles once the leftovers of a previous host are gone (launches wait for it). */
@@ -182,20 +194,29 @@ export class LaunchBook {
     );
   }
 
-  /** Terminate everything a previous host left running; returns the process names reaped. */
-  private async reapLeftovers(): Promise<string[]> {
-    const all = await this.readRecords();
-    // Verified launches are spared here: the supervisor adopts them (or releases them).
+  /**
+   * Sort the records: verified launches become candidates for adoption (spared by the reaping,
+   * with their trees); the rest are returned, to be reaped.
+   */
+  private async verifyRecords(): Promise<RecordedGroup[]> {
     const recorded: RecordedGroup[] = [];
-    for (const group of all) {
+    for (const group of await this.readRecords()) {
       const verdict = verifyLaunch(group, this.reader);
       if (verdict.same && group.adoption !== undefined && !this.candidates.has(group.process_name))
         this.candidates.set(group.process_name, group);
       else recorded.push(group);
     }
-    const spared = new Set([...this.candidates.values()].map((group) => group.marker));
-    for (const marker of spared)
-      this.sparedLaunchIds.add(marker.slice(marker.lastIndexOf(':') + 1));
+    for (const group of this.candidates.values()) {
+      this.sparedMarkers.add(group.marker);
+      this.sparedLaunchIds.add(group.marker.slice(group.marker.lastIndexOf(':') + 1));
+    }
+    return recorded;
+  }
+
+  /** Terminate everything a previous host left running; returns the process names reaped. */
+  private async reapLeftovers(recorded: readonly RecordedGroup[]): Promise<string[]> {
+    // Taken at verification: adoptions claim candidates while this runs, and stay spared.
+    const spared = this.sparedMarkers;
     const table = (await readProcTable()) ?? [];
     const doomed = new Set<number>();
     const names = new Set<string>();

@@ -20,8 +20,11 @@ export interface OutputSink {
 
 /** How a process ended. */
 export interface ExitInfo {
-  /** Exit code; for a signal death 128 + the signal number (the shell's convention). */
-  readonly exitCode: number;
+  /**
+   * Exit code; for a signal death 128 + the signal number (the shell's convention). Null when
+   * unknown: an adopted process's parent is init, not this host, so its status is never ours.
+   */
+  readonly exitCode: number | null;
   readonly signal: NodeJS.Signals | null;
   /** Epoch ms of the exit. */
   readonly at: number;
@@ -60,6 +63,14 @@ async function prepareCwd(spec: ProcessSpec): Promise<void> {
   } catch {
     throw new Error(`working directory ${spec.cwd} (config_dir) does not exist`);
   }
+}
+
+/** How a process ended, for messages: `exit code 3`, `signal SIGKILL`, or why it is unknown. */
+export function exitText(info: ExitInfo): string {
+  if (info.signal !== null) return `signal ${info.signal}`;
+  return info.exitCode === null
+    ? 'exit status unknown: adopted from a previous host, so init reaped it, not stackd'
+    : `exit code ${info.exitCode}`;
 }
 
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {

@@ -7,7 +7,7 @@
 import type { ProcessState } from '../../../sdk/index.js';
 import type { ProcessSpec } from '../process-spec.js';
 import { HealthMonitor } from './health-monitor.js';
-import type { ExitInfo, LaunchedProcess } from './launch.js';
+import { exitText, type ExitInfo, type LaunchedProcess } from './launch.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { crashLine, logCrash } from './crash-line.js';
 import type { LimitBreach } from '../limits/limit-watch.js';
@@ -336,7 +336,6 @@ export class ProcessRunner {
 
   private onExit(process: LaunchedProcess, spec: ProcessSpec, info: ExitInfo): void {
     if (this.expectedExit === process || this.launched?.process !== process) return;
-    const how = info.signal === null ? `exit code ${info.exitCode}` : `signal ${info.signal}`;
     const watch = this.limitWatch;
     void this.queue.run(async () => {
       // An OOM kill by the kernel is told as such, naming the limit, not as a bare SIGKILL.
@@ -344,7 +343,7 @@ export class ProcessRunner {
       if (kernel !== null) this.deps.onLimit?.(this.deps.processName, kernelBreach(kernel, spec));
       const message =
         kernel === null
-          ? `${this.deps.processName} exited unexpectedly (${how})`
+          ? `${this.deps.processName} exited unexpectedly (${exitText(info)})`
           : `${this.deps.processName} was ${kernel}`;
       await this.afterUnexpectedExit(process, spec, info, message);
     });

@@ -10,6 +10,7 @@ import { removeLaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ProcessSpec } from '../process-spec.js';
 import { runWaits } from '../waits/wait-runner.js';
 import {
+  exitText,
   launch,
   type ExitInfo,
   type LaunchMarker,
@@ -92,6 +93,6 @@ export async function runStartSequence(
   if (check === 'aborted') return { kind: 'cancelled', launched: true };
   const info = await process.exited;
   const summary = process.outputSummary();
-  const message = `${hooks.processName} failed to stay running (exit code ${info.exitCode})${summary === null ? '' : `: ${summary}`}`;
+  const message = `${hooks.processName} failed to stay running (${exitText(info)})${summary === null ? '' : `: ${summary}`}`;
   return { kind: 'exited', process, info, message };
 }

@@ -1,13 +1,15 @@
 /**
- * A host that dies (SIGKILL) or hands over (SIGUSR2) leaves its processes running; the next host
- * adopts them: same pids and start times, restarts kept, grandchildren untouched, a backoff and
- * a wait resumed, and the output printed in the gap in the log once and in order.
+ * A host that dies (SIGKILL) or hands over (SIGUSR2) leaves its 50 processes running; the next
+ * host adopts them: same pids and start times, restarts kept, grandchildren untouched, a backoff
+ * and a wait resumed, the output printed in the gap in the log once and in order, and /ws/logs
+ * from its first line on once and in order. An adopted process that then dies is reported with an unknown exit status, not 0.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { eventually } from '../../helpers/eventually.js';
-import { request } from '../../helpers/http.js';
+import { openSocket, request, type TestSocket } from '../../helpers/http.js';
+import { freePort } from '../../helpers/ports.js';
 import { startHost, tempDir, type RunningHostProcess } from '../../helpers/start-host.js';
 import {
   fixtureBlock,
@@ -22,9 +24,14 @@ import {
 import { readProcess } from '../../../plugins/supervisor/runtime/proc-table.js';
 
 const PRINTER = "let n = 0; setInterval(() => console.log('line ' + n++), 20);";
-const RUNNING = ['Base', 'Tree1', 'Tree2', 'Printer1', 'Printer2', 'Printer3', 'Quiet'];
+/** A host's boot on a loaded 2-core machine, 50 processes adopted meanwhile, took over 20 s. */
+const BOOT_MS = 90_000;
+/** Quiet processes that make up the 50: they only have to be adopted like the rest. */
+const QUIET = Array.from({ length: 41 }, (_, index) => `Quiet${index + 2}`);
+const RUNNING = ['Base', 'Tree1', 'Tree2', 'Printer1', 'Printer2', 'Printer3', 'Quiet', ...QUIET];
 
-interface Adopted extends StatusBody {
+interface Adopted extends Omit<StatusBody, 'uptime_s'> {
+  readonly uptime_s?: number | null;
   readonly adopted?: boolean;
   readonly adopted_by_host_start?: number;
 }
@@ -40,14 +47,21 @@ function stack(dir: string): Record<string, unknown> {
     printer3: { enabled: true, process_name: 'Printer3', command: ['node', '-e', PRINTER] },
     quiet: block('Quiet', program('long-running')),
     flaky: block('Flaky', program('crashes'), ['--count-file', join(dir, 'flaky')], {
-      restart_policy: { base_sec: 8, max_sec: 8 },
+      // Longer than a host's boot with 50 processes on a loaded machine: still due when adopted.
+      restart_policy: { base_sec: 90, max_sec: 90 },
     }),
     waiter: block('Waiter', program('long-running'), [], {
       wait_for_dir: [join(dir, 'ready')],
     }),
+    ...Object.fromEntries(QUIET.map((name) => [name.toLowerCase(), quiet(name)])),
   };
 }
 
+function quiet(name: string): Record<string, unknown> {
+  return fixtureBlock(name, program('long-running'));
+}
+
+/** The service-status of every process (it says `adopted`). */
 async function snapshot(host: RunningHostProcess): Promise<Map<string, Adopted>> {
   const entries = await Promise.all(
     [...RUNNING, 'Flaky', 'Waiter'].map(
@@ -55,6 +69,32 @@ async function snapshot(host: RunningHostProcess): Promise<Map<string, Adopted>>
     ),
   );
   return new Map(entries);
+}
+
+/** Lines of a printer in /ws/logs JSON frames. */
+function socketLines(socket: TestSocket, name: string): number[] {
+  return socket.messages
+    .map((text) => JSON.parse(text) as { process_name?: string; lines?: string[] })
+    .filter((frame) => frame.process_name === name)
+    .flatMap((frame) => frame.lines ?? [])
+    .filter((line) => line.startsWith('line '))
+    .map((line) => Number(line.slice(5)));
+}
+
+/** A /ws/logs client on `port` from the moment the host listens there (retried until then). */
+async function earliestLogSocket(port: number, stop: AbortSignal): Promise<TestSocket> {
+  let listening = false;
+  for (;;) {
+    const socket = await openSocket(
+      `http://127.0.0.1:${port}`,
+      '/ws/logs?process_name=Printer1&format=json',
+    );
+    if (socket.socket.readyState === socket.socket.OPEN) return socket;
+    // Once the host listens, one more try (this one may have started just before).
+    if (stop.aborted && listening) throw new Error('no /ws/logs on the listening host');
+    listening = stop.aborted;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 function printedLines(host: RunningHostProcess, name: string) {
@@ -85,7 +125,7 @@ async function checkAdopted(
       const states = await snapshot(host);
       return RUNNING.every((name) => states.get(name)?.adopted === true) ? states : undefined;
     },
-    { what: 'every running process adopted', timeoutMs: 20_000 },
+    { what: 'every running process adopted', timeoutMs: 60_000 },
   );
   for (const name of RUNNING) {
     const was = before.get(name) as Adopted;
@@ -108,9 +148,13 @@ async function checkAdopted(
   assertOnceInOrder(t, lines, 'Printer1');
 }
 
-test('SIGKILL, then SIGUSR2: the next hosts adopt every running process', async (t) => {
+test('SIGKILL, then SIGUSR2: the next hosts adopt all 50 processes', async (t) => {
   const dir = tempDir('stackd-adopt-');
-  const first = await startSupervisor(stack(dir), { supervisor: { start_check_ms: 300 } });
+  t.timeout(12 * 60_000);
+  const first = await startSupervisor(stack(dir), {
+    supervisor: { start_check_ms: 300 },
+    host: { bootTimeoutMs: BOOT_MS },
+  });
   const hosts: RunningHostProcess[] = [first];
   t.teardown(async () => {
     for (const host of hosts) if (host.child.exitCode === null) await host.stop();
@@ -124,9 +168,15 @@ test('SIGKILL, then SIGUSR2: the next hosts adopt every running process', async 
         /waiting for/.test(states.get('Waiter')?.reason ?? '');
       return ready ? states : undefined;
     },
-    { what: 'the stack running, Flaky backing off, Waiter waiting', timeoutMs: 20_000 },
+    { what: 'the stack running, Flaky backing off, Waiter waiting', timeoutMs: 180_000 },
   );
-  const grandchildren = [await readPid(join(dir, 'g1')), await readPid(join(dir, 'g2'))];
+  // Written by the fixture once it forked: on a loaded machine later than its start check.
+  const grandchildren = await Promise.all(
+    ['g1', 'g2'].map((file) =>
+      eventually(() => readPid(join(dir, file)), { what: `the pid in ${file}`, timeoutMs: 30_000 }),
+    ),
+  );
+  for (const pid of grandchildren) t.true(isAlive(pid), 'grandchild running before the kill');
   const ticks = RUNNING.map((name) => readProcess(before.get(name)?.pid as number)?.startTicks);
   const flakyRuns = readFileSync(join(dir, 'flaky'), 'utf8');
 
@@ -135,16 +185,44 @@ test('SIGKILL, then SIGUSR2: the next hosts adopt every running process', async 
   await new Promise((resolve) => setTimeout(resolve, 1_500)); // they keep printing meanwhile
   // A line every 20 ms: at least this many were printed while no host ran.
   const gapLine = lastBefore + 40;
-  const options = { configPath: first.configPath as string, dataDir: first.dataDir };
-  const second = await startHost({ ...options, plugins: [SUPERVISOR_PLUGIN] });
+  const options = {
+    configPath: first.configPath as string,
+    dataDir: first.dataDir,
+    bootTimeoutMs: BOOT_MS,
+  };
+  // A known port, so a /ws/logs client is there before the adoption reads the gap's output.
+  const port = await freePort();
+  const booting = new AbortController();
+  const early = earliestLogSocket(port, booting.signal);
+  early.catch(() => undefined); // awaited below once the host listens
+  const second = await startHost({
+    ...options,
+    plugins: [SUPERVISOR_PLUGIN],
+    extraArgs: ['--port', String(port)],
+  }).finally(() => booting.abort());
   hosts.push(second);
+  const socket = await early;
+  t.teardown(() => socket.close());
   await checkAdopted(t, before, second, gapLine);
+  const live = await eventually(
+    () => {
+      const found = socketLines(socket, 'Printer1');
+      return (found.at(-1) ?? 0) > gapLine ? found : undefined;
+    },
+    { what: 'the output of the gap on /ws/logs' },
+  );
+  // The stream has no replay: a client that connects as the host starts listening may miss the
+  // first of the gap's lines (they are in GET /logs, checked above); what it gets is whole.
+  t.true(
+    live.every((value, index) => index === 0 || value === (live[index - 1] as number) + 1),
+    `/ws/logs: ${live.length} lines from ${live[0]} on (${lastBefore} before the kill), once and in order`,
+  );
   t.deepEqual(
     RUNNING.map((name) => readProcess(before.get(name)?.pid as number)?.startTicks),
     ticks,
     'the same processes (start times)',
   );
-  for (const pid of grandchildren) t.true(isAlive(pid as number), 'grandchild untouched');
+  for (const pid of grandchildren) t.true(isAlive(pid), 'grandchild untouched');
   const flaky = await serviceStatus(second, 'Flaky');
   t.is(flaky.status, 'backoff', 'the backoff resumes');
   t.is(flaky.restarts, before.get('Flaky')?.restarts ?? -1, 'its restarts kept');
@@ -162,6 +240,22 @@ test('SIGKILL, then SIGUSR2: the next hosts adopt every running process', async 
   });
   await eventually(() => readFileSync(join(dir, 'flaky'), 'utf8') !== flakyRuns, {
     what: 'the resumed backoff to restart Flaky',
+    timeoutMs: 150_000,
+  });
+
+  // An adopted process that dies: its parent is init, so its exit status is unknown, not 0.
+  const victim = before.get('Quiet41')?.pid as number;
+  process.kill(victim, 'SIGKILL');
+  const died = await eventually(
+    async () => {
+      const state = await serviceStatus(second, 'Quiet41');
+      return /exit status unknown/.test(state.reason ?? '') ? state : undefined;
+    },
+    { what: 'the death of an adopted process reported', timeoutMs: 20_000 },
+  );
+  t.is(died.exit_code, undefined, 'no made-up exit code');
+  await eventually(async () => (await serviceStatus(second, 'Quiet41')).status === 'running', {
+    what: 'Quiet41 restarted',
     timeoutMs: 20_000,
   });
 

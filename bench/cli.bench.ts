@@ -16,7 +16,7 @@ import { figure, type Figure } from './lib/report.js';
 import { median, percentile, ratio, round } from './lib/stats.js';
 import { waitFor } from './lib/wait.js';
 
-const BIN = join(BENCH_DIR, '..', 'cli', 'bin.js');
+const BIN = join(BENCH_DIR, '..', 'cli', 'bin.cjs');
 
 export interface CliBenchOptions {
   readonly processes: number;

@@ -3,9 +3,9 @@
  * (`--token` / `STACKD_TOKEN`, else the pair of `stackd login`, refreshed once on a 401 as the
  * API's clients do), and the mapping of failures to exit codes.
  */
-import { CliError, EXIT } from './errors.js';
-import { loadTokens, saveTokens, type TokenPair } from './credentials.js';
-import { exchange } from './http-request.js';
+import { CliError, EXIT } from './errors.cjs';
+import { loadTokens, saveTokens, type TokenPair } from './credentials.cjs';
+import { exchange } from './http-request.cjs';
 
 /** Requests that should answer at once give up after this long (the host is not reachable). */
 export const QUICK_TIMEOUT_MS = 8000;

@@ -1,7 +1,7 @@
 /** The process and config subcommands; each command's code is imported only when it runs. */
 import type { Command } from 'commander';
-import { contextOf } from './context.js';
-import { examples, run } from './define-helpers.js';
+import { contextOf } from './context.cjs';
+import { examples, run } from './define-helpers.cjs';
 
 export function processCommands(program: Command): void {
   program
@@ -24,7 +24,8 @@ export function processCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { status } = await import('./commands/status.js');
+        const { status } =
+          require('./commands/status.cjs') as typeof import('./commands/status.cjs');
         await status(contextOf(command), command.args, command.opts());
       }),
     );
@@ -49,7 +50,8 @@ export function processCommands(program: Command): void {
       )
       .action(
         run(async (command) => {
-          const { control } = await import('./commands/control.js');
+          const { control } =
+            require('./commands/control.cjs') as typeof import('./commands/control.cjs');
           await control(contextOf(command), action, command.args, command.opts());
         }),
       );
@@ -76,7 +78,7 @@ export function processCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { logs } = await import('./commands/logs.js');
+        const { logs } = require('./commands/logs.cjs') as typeof import('./commands/logs.cjs');
         await logs(contextOf(command), command.args, command.opts());
       }),
     );
@@ -88,7 +90,7 @@ export function processCommands(program: Command): void {
     .addHelpText('after', examples('stackd graph', 'stackd graph --dot | dot -Tsvg > graph.svg'))
     .action(
       run(async (command) => {
-        const { graph } = await import('./commands/graph.js');
+        const { graph } = require('./commands/graph.cjs') as typeof import('./commands/graph.cjs');
         await graph(contextOf(command), command.opts());
       }),
     );
@@ -116,7 +118,8 @@ export function configCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { configGet } = await import('./commands/config.js');
+        const { configGet } =
+          require('./commands/config.cjs') as typeof import('./commands/config.cjs');
         await configGet(contextOf(command), command.args[0]);
       }),
     );
@@ -136,7 +139,8 @@ export function configCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { configSet } = await import('./commands/config.js');
+        const { configSet } =
+          require('./commands/config.cjs') as typeof import('./commands/config.cjs');
         const [path, value] = command.args as [string, string];
         await configSet(
           contextOf(command),
@@ -153,7 +157,8 @@ export function configCommands(program: Command): void {
     .addHelpText('after', examples('EDITOR=nano stackd config edit --persist'))
     .action(
       run(async (command) => {
-        const { configEdit } = await import('./commands/config.js');
+        const { configEdit } =
+          require('./commands/config.cjs') as typeof import('./commands/config.cjs');
         await configEdit(
           contextOf(command),
           command.opts<{ persist?: boolean }>().persist === true,

@@ -3,10 +3,10 @@
  * the script; process names are asked of the running host (`stackd __complete processes`, which
  * prints nothing when the host cannot be reached, so a shell never hangs or prints errors).
  */
-import type { ClientContext } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
-import { listProcesses } from '../processes.js';
-import { CLIENT_COMMANDS, NAME_COMMANDS } from '../command-names.js';
+import type { ClientContext } from '../context.cjs';
+import { CliError, EXIT } from '../errors.cjs';
+import { listProcesses } from '../processes.cjs';
+import { CLIENT_COMMANDS, NAME_COMMANDS } from '../command-names.cjs';
 
 const COMMANDS = CLIENT_COMMANDS;
 

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detailOf } from '../api.js';
-import type { ClientContext } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
+import { detailOf } from '../api.cjs';
+import type { ClientContext } from '../context.cjs';
+import { CliError, EXIT } from '../errors.cjs';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -73,7 +73,9 @@ export async function configGet(context: ClientContext, path: string | undefined
 
 /** POST /config; the host's 422 message (naming the field) on a rejected update. */
 async function sendUpdate(context: ClientContext, updates: JsonObject, persist: boolean) {
-  const response = await context.api.request('POST', '/config', { body: { updates, persist } });
+  const response = await context.api.request('POST', '/config', {
+    body: { updates, persist },
+  });
   if (response.status >= 200 && response.status < 300) return undefined;
   return `${detailOf(response)} (HTTP ${response.status})`;
 }

@@ -1,4 +1,4 @@
-/** The process and config subcommands; each command's code is imported only when it runs. */
+/** The process subcommands; each command's code is required only when it runs. */
 import type { Command } from 'commander';
 import { contextOf } from './context.cjs';
 import { examples, run } from './define-helpers.cjs';
@@ -92,77 +92,6 @@ export function processCommands(program: Command): void {
       run(async (command) => {
         const { graph } = require('./commands/graph.cjs') as typeof import('./commands/graph.cjs');
         await graph(contextOf(command), command.opts());
-      }),
-    );
-}
-
-export function configCommands(program: Command): void {
-  const config = program
-    .command('config')
-    .description('read or change the configuration of the running host')
-    .addHelpText(
-      'after',
-      examples(
-        'stackd config get web.port',
-        'stackd config set web.port 8082 --persist',
-        'stackd config edit',
-      ),
-    );
-  config
-    .command('get')
-    .description('print the configuration, or the value at a dotted path (secrets redacted)')
-    .argument('[path]', 'keys joined by dots, e.g. web.port')
-    .addHelpText(
-      'after',
-      examples('stackd config get', 'stackd config get stackd.api_service.port'),
-    )
-    .action(
-      run(async (command) => {
-        const { configGet } =
-          require('./commands/config.cjs') as typeof import('./commands/config.cjs');
-        await configGet(contextOf(command), command.args[0]);
-      }),
-    );
-  config
-    .command('set')
-    .description('set the value at a dotted path; the host validates it (a JSON value, else text)')
-    .argument('<path>', 'keys joined by dots, e.g. web.port')
-    .argument('<value>', 'JSON (8082, true, ["a"]) or plain text')
-    .option('--persist', 'also write it to the config file')
-    .addHelpText(
-      'after',
-      examples(
-        'stackd config set web.port 8082',
-        'stackd config set web.enabled false --persist',
-        'stackd config set web.env \'{"NODE_ENV":"production"}\'',
-      ),
-    )
-    .action(
-      run(async (command) => {
-        const { configSet } =
-          require('./commands/config.cjs') as typeof import('./commands/config.cjs');
-        const [path, value] = command.args as [string, string];
-        await configSet(
-          contextOf(command),
-          path,
-          value,
-          command.opts<{ persist?: boolean }>().persist === true,
-        );
-      }),
-    );
-  config
-    .command('edit')
-    .description('open the configuration in $EDITOR, send the changes; reopens on an error')
-    .option('--persist', 'also write it to the config file')
-    .addHelpText('after', examples('EDITOR=nano stackd config edit --persist'))
-    .action(
-      run(async (command) => {
-        const { configEdit } =
-          require('./commands/config.cjs') as typeof import('./commands/config.cjs');
-        await configEdit(
-          contextOf(command),
-          command.opts<{ persist?: boolean }>().persist === true,
-        );
       }),
     );
 }

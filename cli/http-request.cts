@@ -14,10 +14,7 @@ let https: { agent: HttpsAgent; request: typeof httpRequest } | undefined;
 function httpsClient(): { agent: HttpsAgent; request: typeof httpRequest } {
   if (https === undefined) {
     const module = require('node:https') as typeof import('node:https');
-    https = {
-      agent: new module.Agent({ keepAlive: true }),
-      request: module.request,
-    };
+    https = { agent: new module.Agent({ keepAlive: true }), request: module.request };
   }
   return https;
 }
@@ -31,8 +28,15 @@ export interface RawExchange {
   readonly timeoutMs: number | undefined;
 }
 
+/** What came back: status, body text and the ETag header when there is one. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly etag: string | undefined;
+}
+
 /** Status and body text; rejects when no answer comes (refused, unknown host, timeout). */
-export function exchange(request: RawExchange): Promise<{ status: number; text: string }> {
+export function exchange(request: RawExchange): Promise<RawAnswer> {
   const secure = request.url.protocol === 'https:';
   const send = secure ? httpsClient().request : httpRequest;
   return new Promise((resolve, reject) => {
@@ -58,6 +62,7 @@ export function exchange(request: RawExchange): Promise<{ status: number; text: 
           resolve({
             status: response.statusCode ?? 0,
             text: Buffer.concat(chunks).toString('utf8'),
+            etag: response.headers.etag,
           }),
         );
         response.on('error', reject);

@@ -5,7 +5,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { authCommands, completionCommands } from './define-auth.cjs';
-import { configCommands, processCommands } from './define-process.cjs';
+import { configCommands } from './define-config.cjs';
+import { processCommands } from './define-process.cjs';
 import { CliError, EXIT } from './errors.cjs';
 
 /** The program: global options (accepted before or after the subcommand) and every command. */

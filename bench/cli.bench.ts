@@ -7,16 +7,17 @@
  *   whether 10,000 lines/s are followed without falling behind.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startPm2, startSupervisord, type Peer } from './cli-peers.js';
 import { track, untrack } from './lib/cleanup.js';
 import { BENCH_DIR } from './lib/children.js';
 import { processBlocks, startBenchHost, stopHost } from './lib/host.js';
-import { figure, type Figure } from './lib/report.js';
-import { median, percentile, ratio, round } from './lib/stats.js';
+import { figure, type Figure, type Goal } from './lib/report.js';
+import { median, percentile, round } from './lib/stats.js';
 import { waitFor } from './lib/wait.js';
 
-const BIN = join(BENCH_DIR, '..', 'cli', 'bin.js');
+const BIN = join(BENCH_DIR, '..', 'cli', 'bin.cjs');
 
 export interface CliBenchOptions {
   readonly processes: number;
@@ -26,13 +27,22 @@ export interface CliBenchOptions {
   readonly seconds: number;
 }
 
-function wallMs(command: readonly string[], env: Record<string, string>): number {
+/** CPU time (user + system, ms) of this process's waited-for children so far, from /proc. */
+function childrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // cutime and cstime are fields 16 and 17 of stat(5), in clock ticks (100 a second).
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/** Wall and CPU time of one run, exec to exit. */
+function timeRun(command: readonly string[], env: Record<string, string>) {
   const [program, ...args] = command as [string, ...string[]];
+  const cpuBefore = childrenCpuMs();
   const started = performance.now();
   const result = spawnSync(program, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
-  const elapsed = performance.now() - started;
+  const wall = performance.now() - started;
   if (result.error !== undefined) throw result.error;
-  return elapsed;
+  return { wall, cpu: childrenCpuMs() - cpuBefore };
 }
 
 /** A program printing `<epoch ms> <n>` lines: `perTick` lines every `tickMs`, `total` in all. */
@@ -44,7 +54,13 @@ function emitterCommand(perTick: number, tickMs: number, total: number): string[
   return [process.execPath, '-e', script];
 }
 
-async function statusTimes(options: CliBenchOptions) {
+/** Wall and CPU times (ms) per subject, one value per round, rounds interleaved. */
+interface StatusRuns {
+  readonly wall: Map<string, number[]>;
+  readonly cpu: Map<string, number[]>;
+}
+
+async function statusTimes(options: CliBenchOptions): Promise<StatusRuns> {
   const host = await startBenchHost(processBlocks(options.processes, { enabled: true }));
   const peers: Peer[] = [];
   try {
@@ -60,11 +76,15 @@ async function statusTimes(options: CliBenchOptions) {
       },
       ...peers,
     ];
-    const samples = new Map(subjects.map((subject) => [subject.label, [] as number[]]));
+    const wall = new Map(subjects.map((subject) => [subject.label, [] as number[]]));
+    const cpu = new Map(subjects.map((subject) => [subject.label, [] as number[]]));
     for (let round = 0; round < options.rounds; round += 1)
-      for (const subject of subjects)
-        samples.get(subject.label)?.push(wallMs(subject.command, subject.env));
-    return new Map([...samples].map(([label, values]) => [label, median(values)]));
+      for (const subject of subjects) {
+        const run = timeRun(subject.command, subject.env);
+        wall.get(subject.label)?.push(run.wall);
+        cpu.get(subject.label)?.push(run.cpu);
+      }
+    return { wall, cpu };
   } finally {
     for (const peer of peers) peer.stop();
     await stopHost(host);
@@ -131,38 +151,70 @@ async function followRun(perTick: number, tickMs: number, total: number) {
   }
 }
 
+/** Per-round ratios `a / b` of two equally long series of interleaved runs. */
+function roundRatios(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((value, index) => value / (b[index] ?? Number.NaN));
+}
+
+/** "p25–p75 a–b over n rounds" of per-round ratios. */
+function spreadNote(ratios: readonly number[], extra: string): string {
+  const low = round(percentile(ratios, 25), 2);
+  const high = round(percentile(ratios, 75), 2);
+  return `per-round ratio p25–p75 ${low}–${high} over ${ratios.length} rounds; ${extra}`;
+}
+
+/** The `stackd status` rows: median wall per subject, and ratios with their spread. */
+function statusFigures(area: string, processes: number, runs: StatusRuns): Figure[] {
+  const wallOf = (label: string): readonly number[] => runs.wall.get(label) ?? [];
+  const cpuOf = (label: string): readonly number[] => runs.cpu.get(label) ?? [];
+  const versus = (label: string, goal: Goal): Figure => {
+    const ratios = roundRatios(wallOf('stackd status'), wallOf(label));
+    const medians = `medians ${round(median(wallOf('stackd status')), 0)} / ${round(median(wallOf(label)), 0)} ms`;
+    return figure(area, `stackd status / ${label}: wall`, round(median(ratios), 2), '×', {
+      goal,
+      note: spreadNote(ratios, medians),
+    });
+  };
+  const cpuRatios = roundRatios(cpuOf('stackd status'), cpuOf('node -e 0'));
+  return [
+    ...[...runs.wall].map(([label, values]) =>
+      figure(
+        area,
+        `${label}, ${processes} processes: wall (median)`,
+        round(median(values), 1),
+        'ms',
+        {
+          note: `p25–p75 ${round(percentile(values, 25), 0)}–${round(percentile(values, 75), 0)} ms`,
+        },
+      ),
+    ),
+    versus('node -e 0', { op: '<=', limit: 1.3 }),
+    // CPU time swings less with the machine's load than wall time: the same ratio, for context.
+    figure(area, 'stackd status / node -e 0: CPU (user+sys)', round(median(cpuRatios), 2), '×', {
+      note: spreadNote(
+        cpuRatios,
+        `medians ${median(cpuOf('stackd status'))} / ${median(cpuOf('node -e 0'))} ms`,
+      ),
+    }),
+    ...(runs.wall.has('pm2 ls') ? [versus('pm2 ls', { op: '<', limit: 1 })] : []),
+    ...(runs.wall.has('supervisorctl status')
+      ? [versus('supervisorctl status', { op: '<', limit: 1 })]
+      : []),
+  ];
+}
+
 export async function cliBench(
   options: CliBenchOptions,
 ): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
   const area = 'cli';
-  const times = await statusTimes(options);
-  const of = (label: string): number => times.get(label) ?? Number.NaN;
+  const runs = await statusTimes(options);
   const latency = await followRun(1, 20, 500);
   const total = options.rate * options.seconds;
   const burst = await followRun(options.rate / 100, 10, total);
   const followedRate = total / burst.seconds;
   const writtenRate = total / burst.writtenSeconds;
   const figures: Figure[] = [
-    ...[...times].map(([label, value]) =>
-      figure(area, `${label}, ${options.processes} processes: wall`, round(value, 1), 'ms'),
-    ),
-    figure(area, 'stackd status / node -e 0', ratio(of('stackd status'), of('node -e 0')), '×', {
-      goal: { op: '<=', limit: 1.3 },
-    }),
-    figure(area, 'stackd status / pm2 ls', ratio(of('stackd status'), of('pm2 ls')), '×', {
-      goal: { op: '<', limit: 1 },
-    }),
-    ...(times.has('supervisorctl status')
-      ? [
-          figure(
-            area,
-            'stackd status / supervisorctl status',
-            ratio(of('stackd status'), of('supervisorctl status')),
-            '×',
-            { goal: { op: '<', limit: 1 } },
-          ),
-        ]
-      : []),
+    ...statusFigures(area, options.processes, runs),
     figure(
       area,
       'logs -f: line to terminal p99 (50 lines/s)',
@@ -190,7 +242,10 @@ export async function cliBench(
   return {
     figures,
     details: {
-      status_median_ms: Object.fromEntries(times),
+      status_wall_ms: Object.fromEntries(
+        [...runs.wall].map(([label, v]) => [label, v.map((x) => round(x, 1))]),
+      ),
+      status_cpu_ms: Object.fromEntries(runs.cpu),
       latency_p50_ms: round(percentile(latency.latencies, 50), 1),
       burst_p50_ms: round(percentile(burst.latencies, 50), 1),
       burst_seconds: round(burst.seconds, 2),

@@ -71,7 +71,7 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
   symlinks: () =>
     symlinksBench({ links: quick ? 20_000 : 200_000, bigLinks: quick ? 50_000 : 1_000_000 }),
   cli: () =>
-    cliBench({ processes: 50, rounds: quick ? 5 : 15, rate: 10_000, seconds: quick ? 2 : 5 }),
+    cliBench({ processes: 50, rounds: quick ? 9 : 31, rate: 10_000, seconds: quick ? 2 : 5 }),
   scale: () =>
     scaleBench(
       scaleOptions({

@@ -4,7 +4,7 @@
  */
 import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from '../../sdk/bounded-json.js';
 import { resolveFreePorts } from './free-ports.js';
-import { CONFIG_SEARCH_PLACES } from './search-places.js';
+import { CONFIG_SEARCH_PLACES } from './search-places.cjs';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

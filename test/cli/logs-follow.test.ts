@@ -11,7 +11,7 @@ import { startHost, tempDir } from '../helpers/start-host.js';
 import { clientEnv, counterBlock, spawnClient } from './run-client.js';
 
 test('logs -f reconnects across a host restart without losing or repeating a line', async (t) => {
-  t.timeout(120_000);
+  t.timeout(240_000);
   const port = await freePort();
   const dataDir = tempDir('stackd-cli-follow-');
   const logFile = join(dataDir, 'counter.log');
@@ -19,6 +19,8 @@ test('logs -f reconnects across a host restart without losing or repeating a lin
     dataDir,
     config: { counter: counterBlock('Counter', logFile, 20) },
     extraArgs: ['--port', String(port)],
+    // Two boots on a loaded 2-core machine: the helper's 20 s default was not always enough.
+    bootTimeoutMs: 60_000,
   };
   let host = await startHost(options);
   const client = spawnClient(['logs', 'Counter', '-f', '-n', '0'], { env: clientEnv(host.url) });

@@ -1,10 +1,10 @@
-/** Run the real `stackd` bin (dist/cli/bin.js) as a user would, and a host for it to reach. */
+/** Run the real `stackd` bin (dist/cli/bin.cjs) as a user would, and a host for it to reach. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { FIXTURES_DIR, tempDir } from '../helpers/start-host.js';
 
 /** Absolute path of the compiled bin. */
-export const BIN_JS = join(FIXTURES_DIR, '..', '..', 'cli', 'bin.js');
+export const BIN_JS = join(FIXTURES_DIR, '..', '..', 'cli', 'bin.cjs');
 
 export interface ClientResult {
   readonly code: number | null;

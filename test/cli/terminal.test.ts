@@ -121,6 +121,28 @@ tmuxTest('status --watch redraws the table in place', async (t) => {
   tmux('send-keys', '-t', session, 'C-c');
 });
 
+tmuxTest(
+  'config set --dry-run shows the diff and the plan in colour, and changes nothing',
+  async (t) => {
+    type('clear; stackd config set web.port 8090 --dry-run');
+    const text = await eventually(
+      () => (/Processes \(in order\):[\s\S]*\n\$\s*$/m.test(plain()) ? screen() : undefined),
+      { timeoutMs: 20_000, what: 'the preview' },
+    ).catch((error: unknown) => {
+      t.log(plain());
+      throw error;
+    });
+    const visible = plain();
+    t.regex(visible, /dry run: web\.port = 8090 would do this \(nothing changed\)/);
+    t.regex(visible, /web\.port\s+8081 → 8090/);
+    t.regex(visible, /1\.\s+restart\s+Web\s+port changed/);
+    // eslint-disable-next-line no-control-regex
+    t.regex(text, /\x1b\[33mrestart\x1b\[(0|39)?m/, 'restart in yellow');
+    const config = await request(host.url, '/config');
+    t.is((config.body as { web: { port: number } }).web.port, 8081, 'nothing changed');
+  },
+);
+
 tmuxTest('login asks for the password without echoing it', async (t) => {
   const setup = await request(host.url, '/api/auth/setup', {
     body: { username: 'admin', password: 'secret-passw0rd' },

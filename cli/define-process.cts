@@ -1,7 +1,7 @@
-/** The process and config subcommands; each command's code is imported only when it runs. */
+/** The process subcommands; each command's code is required only when it runs. */
 import type { Command } from 'commander';
-import { contextOf } from './context.js';
-import { examples, run } from './define-helpers.js';
+import { contextOf } from './context.cjs';
+import { examples, run } from './define-helpers.cjs';
 
 export function processCommands(program: Command): void {
   program
@@ -24,7 +24,8 @@ export function processCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { status } = await import('./commands/status.js');
+        const { status } =
+          require('./commands/status.cjs') as typeof import('./commands/status.cjs');
         await status(contextOf(command), command.args, command.opts());
       }),
     );
@@ -49,7 +50,8 @@ export function processCommands(program: Command): void {
       )
       .action(
         run(async (command) => {
-          const { control } = await import('./commands/control.js');
+          const { control } =
+            require('./commands/control.cjs') as typeof import('./commands/control.cjs');
           await control(contextOf(command), action, command.args, command.opts());
         }),
       );
@@ -76,7 +78,7 @@ export function processCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { logs } = await import('./commands/logs.js');
+        const { logs } = require('./commands/logs.cjs') as typeof import('./commands/logs.cjs');
         await logs(contextOf(command), command.args, command.opts());
       }),
     );
@@ -88,76 +90,8 @@ export function processCommands(program: Command): void {
     .addHelpText('after', examples('stackd graph', 'stackd graph --dot | dot -Tsvg > graph.svg'))
     .action(
       run(async (command) => {
-        const { graph } = await import('./commands/graph.js');
+        const { graph } = require('./commands/graph.cjs') as typeof import('./commands/graph.cjs');
         await graph(contextOf(command), command.opts());
-      }),
-    );
-}
-
-export function configCommands(program: Command): void {
-  const config = program
-    .command('config')
-    .description('read or change the configuration of the running host')
-    .addHelpText(
-      'after',
-      examples(
-        'stackd config get web.port',
-        'stackd config set web.port 8082 --persist',
-        'stackd config edit',
-      ),
-    );
-  config
-    .command('get')
-    .description('print the configuration, or the value at a dotted path (secrets redacted)')
-    .argument('[path]', 'keys joined by dots, e.g. web.port')
-    .addHelpText(
-      'after',
-      examples('stackd config get', 'stackd config get stackd.api_service.port'),
-    )
-    .action(
-      run(async (command) => {
-        const { configGet } = await import('./commands/config.js');
-        await configGet(contextOf(command), command.args[0]);
-      }),
-    );
-  config
-    .command('set')
-    .description('set the value at a dotted path; the host validates it (a JSON value, else text)')
-    .argument('<path>', 'keys joined by dots, e.g. web.port')
-    .argument('<value>', 'JSON (8082, true, ["a"]) or plain text')
-    .option('--persist', 'also write it to the config file')
-    .addHelpText(
-      'after',
-      examples(
-        'stackd config set web.port 8082',
-        'stackd config set web.enabled false --persist',
-        'stackd config set web.env \'{"NODE_ENV":"production"}\'',
-      ),
-    )
-    .action(
-      run(async (command) => {
-        const { configSet } = await import('./commands/config.js');
-        const [path, value] = command.args as [string, string];
-        await configSet(
-          contextOf(command),
-          path,
-          value,
-          command.opts<{ persist?: boolean }>().persist === true,
-        );
-      }),
-    );
-  config
-    .command('edit')
-    .description('open the configuration in $EDITOR, send the changes; reopens on an error')
-    .option('--persist', 'also write it to the config file')
-    .addHelpText('after', examples('EDITOR=nano stackd config edit --persist'))
-    .action(
-      run(async (command) => {
-        const { configEdit } = await import('./commands/config.js');
-        await configEdit(
-          contextOf(command),
-          command.opts<{ persist?: boolean }>().persist === true,
-        );
       }),
     );
 }

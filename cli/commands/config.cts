@@ -1,11 +1,17 @@
-/** `stackd config get [PATH]`, `config set PATH VALUE [--persist]`, `config edit [--persist]`. */
+/**
+ * `stackd config get [PATH]`, `config set PATH VALUE [--persist] [--dry-run]`,
+ * `config edit [--persist]`. Writes carry `If-Match` with the generation they read, so a change
+ * made meanwhile by someone else is refused (412) instead of silently overwritten.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detailOf } from '../api.js';
-import type { ClientContext } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
+import type { ChangePreview } from '../../plugins/supervisor/config-model/config-change-schemas.js';
+import { detailOf, type ApiResponse } from '../api.cjs';
+import type { ClientContext } from '../context.cjs';
+import { CliError, EXIT } from '../errors.cjs';
+import { previewText } from '../plan-format.cjs';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -56,13 +62,30 @@ export function diffUpdate(
   return { updates, removed };
 }
 
-async function readDocument(context: ClientContext): Promise<JsonObject> {
-  return (await context.api.call('GET', '/config')) as JsonObject;
+/** The document and its ETag (the generation a later write names in If-Match). */
+interface ReadDocument {
+  readonly document: JsonObject;
+  readonly etag: string | undefined;
+}
+
+async function readDocument(context: ClientContext): Promise<ReadDocument> {
+  const response = await context.api.request('GET', '/config');
+  if (response.status !== 200)
+    throw new CliError(`${detailOf(response)} (HTTP ${response.status})`, EXIT.failed);
+  return { document: response.body as JsonObject, etag: response.etag };
+}
+
+/** The generation a 412 names (body, else the ETag header). */
+function currentGeneration(response: ApiResponse): string {
+  const body = response.body;
+  if (typeof body === 'object' && body !== null && 'generation' in body)
+    return String(body.generation);
+  return response.etag?.replace(/"/g, '') ?? 'newer';
 }
 
 /** Run `config get`. */
 export async function configGet(context: ClientContext, path: string | undefined): Promise<void> {
-  let value: Json = await readDocument(context);
+  let value: Json = (await readDocument(context)).document;
   for (const key of path === undefined ? [] : splitPath(path)) {
     if (!isObject(value) || !(key in value))
       throw new CliError(`no config key '${path}' — see \`stackd config get\``, EXIT.failed);
@@ -71,31 +94,74 @@ export async function configGet(context: ClientContext, path: string | undefined
   context.out(typeof value === 'string' ? `${value}\n` : `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** POST /config; the host's 422 message (naming the field) on a rejected update. */
-async function sendUpdate(context: ClientContext, updates: JsonObject, persist: boolean) {
-  const response = await context.api.request('POST', '/config', { body: { updates, persist } });
+/** What a write sends: the update, whether to save it, and the generation it was made against. */
+interface Write {
+  readonly updates: JsonObject;
+  readonly persist: boolean;
+  readonly etag: string | undefined;
+}
+
+/** POST /config; undefined when taken, else the host's message (422 names the field). */
+async function sendUpdate(context: ClientContext, write: Write, stale: () => string) {
+  const response = await context.api.request('POST', '/config', {
+    body: { updates: write.updates, persist: write.persist },
+    ...(write.etag === undefined ? {} : { headers: { 'if-match': write.etag } }),
+  });
   if (response.status >= 200 && response.status < 300) return undefined;
+  if (response.status === 412)
+    throw new CliError(
+      `the configuration changed on the host since it was read (now generation ${currentGeneration(response)}); ${stale()}`,
+      EXIT.failed,
+    );
   return `${detailOf(response)} (HTTP ${response.status})`;
 }
 
-/** Run `config set`. */
+/** Options of `config set`. */
+export interface SetOptions {
+  readonly persist: boolean;
+  readonly dryRun: boolean;
+}
+
+/** Run `config set`: with --dry-run, the host's preview of the change; else the change. */
 export async function configSet(
   context: ClientContext,
   path: string,
   text: string,
-  persist: boolean,
+  options: SetOptions,
 ): Promise<void> {
   const value = parseValue(text);
-  const problem = await sendUpdate(context, nestedUpdate(splitPath(path), value), persist);
+  const updates = nestedUpdate(splitPath(path), value);
+  if (options.dryRun) {
+    const response = await context.api.request('POST', '/config/preview', {
+      body: { updates, persist: options.persist },
+    });
+    if (response.status !== 200)
+      throw new CliError(
+        `config set ${path}: ${detailOf(response)} (HTTP ${response.status})`,
+        EXIT.failed,
+      );
+    const headline = context.paint(
+      'yellow',
+      `dry run: ${path} = ${JSON.stringify(value)} would do this (nothing changed)`,
+    );
+    context.out(`${headline}\n${previewText(response.body as ChangePreview, context.paint)}\n`);
+    return;
+  }
+  const { etag } = await readDocument(context);
+  const problem = await sendUpdate(
+    context,
+    { updates, persist: options.persist, etag },
+    () => 'run the command again to set it on the current configuration',
+  );
   if (problem !== undefined) throw new CliError(`config set ${path}: ${problem}`, EXIT.failed);
   context.out(
-    `${path} = ${JSON.stringify(value)}${persist ? ' (saved to the config file)' : ' (in memory; --persist saves it)'}\n`,
+    `${path} = ${JSON.stringify(value)}${options.persist ? ' (saved to the config file)' : ' (in memory; --persist saves it)'}\n`,
   );
 }
 
 /** Run `config edit`: $EDITOR on the document until the host takes it or nothing changes. */
 export async function configEdit(context: ClientContext, persist: boolean): Promise<void> {
-  const original = await readDocument(context);
+  const { document: original, etag } = await readDocument(context);
   const dir = mkdtempSync(join(tmpdir(), 'stackd-edit-'));
   const file = join(dir, 'stackd-config.json');
   let text = `${JSON.stringify(original, null, 2)}\n`;
@@ -112,7 +178,7 @@ export async function configEdit(context: ClientContext, persist: boolean): Prom
         return;
       }
       text = edited;
-      const problem = await checkAndSend(context, original, edited, persist);
+      const problem = await checkAndSend(context, { original, etag, edited, persist });
       if (problem === undefined) {
         context.out(`configuration updated${persist ? ' and saved to the config file' : ''}\n`);
         return;
@@ -126,24 +192,39 @@ export async function configEdit(context: ClientContext, persist: boolean): Prom
   }
 }
 
-async function checkAndSend(
-  context: ClientContext,
-  original: JsonObject,
-  edited: string,
-  persist: boolean,
-): Promise<string | undefined> {
+/** One round of `config edit`: what was read, what the editor left, where the edit is. */
+interface EditRound {
+  readonly original: JsonObject;
+  readonly etag: string | undefined;
+  readonly edited: string;
+  readonly persist: boolean;
+}
+
+async function checkAndSend(context: ClientContext, round: EditRound): Promise<string | undefined> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(edited);
+    parsed = JSON.parse(round.edited);
   } catch (error) {
     return `not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (!isObject(parsed)) return 'the document must stay one JSON object';
-  const { updates, removed } = diffUpdate(original, parsed);
+  const { updates, removed } = diffUpdate(round.original, parsed);
   if (removed.length > 0)
     return `removing keys is not supported (${removed.join(', ')}); set "enabled": false instead`;
   if (Object.keys(updates).length === 0) return undefined;
-  return sendUpdate(context, updates, persist);
+  return sendUpdate(
+    context,
+    { updates, persist: round.persist, etag: round.etag },
+    () =>
+      `your edit is kept in ${keepEdit(round.edited)}; run \`stackd config edit\` again and redo it there`,
+  );
+}
+
+/** A copy of the edit that outlives the temporary directory (a 412 must not lose the work). */
+function keepEdit(text: string): string {
+  const kept = join(tmpdir(), `stackd-config-edit-${process.pid}.json`);
+  writeFileSync(kept, text, { mode: 0o600 });
+  return kept;
 }
 
 function openEditor(file: string): void {

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CONFIG_SEARCH_PLACES } from '../core/config/search-places.js';
-import { CliError, EXIT } from './errors.js';
+import { CONFIG_SEARCH_PLACES } from '../core/config/search-places.cjs';
+import { CliError, EXIT } from './errors.cjs';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000';
 

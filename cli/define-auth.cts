@@ -1,7 +1,7 @@
 /** The login, logout, users and completion subcommands. */
 import type { Command } from 'commander';
-import { contextOf } from './context.js';
-import { examples, run } from './define-helpers.js';
+import { contextOf } from './context.cjs';
+import { examples, run } from './define-helpers.cjs';
 
 export function authCommands(program: Command): void {
   program
@@ -18,7 +18,7 @@ export function authCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { login } = await import('./commands/auth.js');
+        const { login } = require('./commands/auth.cjs') as typeof import('./commands/auth.cjs');
         const options = command.opts<{ username?: string; passwordStdin?: boolean }>();
         await login(contextOf(command), {
           ...(options.username === undefined ? {} : { username: options.username }),
@@ -32,7 +32,7 @@ export function authCommands(program: Command): void {
     .addHelpText('after', examples('stackd logout'))
     .action(
       run(async (command) => {
-        const { logout } = await import('./commands/auth.js');
+        const { logout } = require('./commands/auth.cjs') as typeof import('./commands/auth.cjs');
         await logout(contextOf(command));
       }),
     );
@@ -50,7 +50,8 @@ export function authCommands(program: Command): void {
     .addHelpText('after', examples('stackd users list'))
     .action(
       run(async (command) => {
-        const { usersList } = await import('./commands/auth.js');
+        const { usersList } =
+          require('./commands/auth.cjs') as typeof import('./commands/auth.cjs');
         await usersList(contextOf(command), command.opts<{ json?: boolean }>().json === true);
       }),
     );
@@ -68,7 +69,7 @@ export function authCommands(program: Command): void {
     )
     .action(
       run(async (command) => {
-        const { usersAdd } = await import('./commands/auth.js');
+        const { usersAdd } = require('./commands/auth.cjs') as typeof import('./commands/auth.cjs');
         const stdin = command.opts<{ passwordStdin?: boolean }>().passwordStdin === true;
         await usersAdd(contextOf(command), command.args[0] as string, stdin);
       }),
@@ -83,7 +84,8 @@ export function authCommands(program: Command): void {
       .addHelpText('after', examples(`stackd users ${disabled ? 'disable' : 'enable'} alice`))
       .action(
         run(async (command) => {
-          const { usersSetDisabled } = await import('./commands/auth.js');
+          const { usersSetDisabled } =
+            require('./commands/auth.cjs') as typeof import('./commands/auth.cjs');
           await usersSetDisabled(contextOf(command), command.args[0] as string, disabled);
         }),
       );
@@ -103,8 +105,9 @@ export function completionCommands(program: Command): void {
       ),
     )
     .action(
-      run(async (command) => {
-        const { completion } = await import('./commands/completion.js');
+      run((command) => {
+        const { completion } =
+          require('./commands/completion.cjs') as typeof import('./commands/completion.cjs');
         completion(contextOf(command), command.args[0] as string);
       }),
     );
@@ -113,7 +116,8 @@ export function completionCommands(program: Command): void {
     .argument('<what>')
     .action(
       run(async (command) => {
-        const { completeProcesses } = await import('./commands/completion.js');
+        const { completeProcesses } =
+          require('./commands/completion.cjs') as typeof import('./commands/completion.cjs');
         await completeProcesses(contextOf(command));
       }),
     );

@@ -4,9 +4,10 @@
  * for `stackd status` being about as quick as `node -e 0`.
  */
 import { Command, CommanderError } from 'commander';
-import { authCommands, completionCommands } from './define-auth.js';
-import { configCommands, processCommands } from './define-process.js';
-import { CliError, EXIT } from './errors.js';
+import { authCommands, completionCommands } from './define-auth.cjs';
+import { configCommands } from './define-config.cjs';
+import { processCommands } from './define-process.cjs';
+import { CliError, EXIT } from './errors.cjs';
 
 /** The program: global options (accepted before or after the subcommand) and every command. */
 export function buildProgram(): Command {

@@ -1,10 +1,10 @@
 /** `stackd login`, `stackd logout`, `stackd users list|add|disable|enable`. */
-import { detailOf } from '../api.js';
-import type { ClientContext } from '../context.js';
-import { forgetTokens, loadTokens, saveTokens, type TokenPair } from '../credentials.js';
-import { CliError, EXIT } from '../errors.js';
-import { table } from '../output.js';
-import { askHidden, askLine, readStdin } from '../prompt.js';
+import { detailOf } from '../api.cjs';
+import type { ClientContext } from '../context.cjs';
+import { forgetTokens, loadTokens, saveTokens, type TokenPair } from '../credentials.cjs';
+import { CliError, EXIT } from '../errors.cjs';
+import { table } from '../output.cjs';
+import { askHidden, askLine, readStdin } from '../prompt.cjs';
 
 export interface LoginOptions {
   readonly username?: string;

@@ -3,8 +3,8 @@
  * the host goes away (a restart), refreshes the token when the host refuses it (close 1008).
  * Node 20 has no global WebSocket without a flag: undici's is used, loaded only here.
  */
-import type { ApiClient } from './api.js';
-import { CliError, EXIT } from './errors.js';
+import type { ApiClient } from './api.cjs';
+import { CliError, EXIT } from './errors.cjs';
 
 export interface LogSocketEvents {
   /** A frame named this process: it wrote lines. */
@@ -21,7 +21,7 @@ export async function followSocket(
   processName: string | undefined,
   events: LogSocketEvents,
 ): Promise<never> {
-  const { WebSocket } = await import('undici');
+  const { WebSocket } = require('undici') as typeof import('undici');
   let first = true;
   let delay = 100;
   for (;;) {

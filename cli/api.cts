@@ -3,9 +3,9 @@
  * (`--token` / `STACKD_TOKEN`, else the pair of `stackd login`, refreshed once on a 401 as the
  * API's clients do), and the mapping of failures to exit codes.
  */
-import { CliError, EXIT } from './errors.js';
-import { loadTokens, saveTokens, type TokenPair } from './credentials.js';
-import { exchange } from './http-request.js';
+import { CliError, EXIT } from './errors.cjs';
+import { loadTokens, saveTokens, type TokenPair } from './credentials.cjs';
+import { exchange, type RawAnswer } from './http-request.cjs';
 
 /** Requests that should answer at once give up after this long (the host is not reachable). */
 export const QUICK_TIMEOUT_MS = 8000;
@@ -14,6 +14,8 @@ export const QUICK_TIMEOUT_MS = 8000;
 export interface ApiResponse {
   readonly status: number;
   readonly body: unknown;
+  /** The ETag header (GET /config's generation), when the answer has one. */
+  readonly etag?: string | undefined;
 }
 
 /** Options of one request. */
@@ -22,6 +24,8 @@ export interface RequestOptions {
   readonly body?: unknown;
   /** undefined: {@link QUICK_TIMEOUT_MS}; null: no limit (start/stop wait for the outcome). */
   readonly timeoutMs?: number | null;
+  /** Extra request headers (e.g. `if-match`). */
+  readonly headers?: Record<string, string>;
 }
 
 /** The host's error message (`detail`), else the status. */
@@ -104,12 +108,12 @@ export class ApiClient {
     const url = new URL(this.baseUrl + path);
     for (const [key, value] of Object.entries(options.query ?? {}))
       if (value !== undefined) url.searchParams.set(key, String(value));
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     const token = this.accessToken();
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const timeout = options.timeoutMs === undefined ? QUICK_TIMEOUT_MS : options.timeoutMs;
-    let response: { status: number; text: string };
+    let response: RawAnswer;
     try {
       response = await exchange({
         method,
@@ -128,7 +132,7 @@ export class ApiClient {
     } catch {
       // Not JSON: keep the text.
     }
-    return { status: response.status, body };
+    return { status: response.status, body, etag: response.etag };
   }
 
   /** The one-line "cannot reach" error, naming host:port and the fix. */

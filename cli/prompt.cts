@@ -1,6 +1,6 @@
 /** Asking on the terminal: a visible line, a password without echo, or standard input. */
 import { createInterface } from 'node:readline';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT } from './errors.cjs';
 
 /** One visible line from the terminal. */
 export async function askLine(question: string): Promise<string> {

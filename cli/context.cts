@@ -1,8 +1,8 @@
 /** What every client command works with: the API client, output streams and colours. */
 import type { Command } from 'commander';
-import { ApiClient } from './api.js';
-import { colourEnabled, painter, type Paint } from './output.js';
-import { resolveBaseUrl } from './target.js';
+import { ApiClient } from './api.cjs';
+import { colourEnabled, painter, type Paint } from './output.cjs';
+import { resolveBaseUrl } from './target.cjs';
 
 /** The options every client command accepts (before or after the subcommand). */
 export interface GlobalOptions {

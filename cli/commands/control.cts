@@ -1,9 +1,9 @@
 /** `stackd start|stop|restart NAME…|--all`: ask the host and print each outcome. */
 import type { ControlBody, ServiceStatusBody } from '../../plugins/supervisor/schemas.js';
-import { detailOf, type ApiResponse } from '../api.js';
-import type { ClientContext } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
-import { isSelf, listProcesses, pickProcesses, type ProcessListEntry } from '../processes.js';
+import { detailOf, type ApiResponse } from '../api.cjs';
+import type { ClientContext } from '../context.cjs';
+import { CliError, EXIT } from '../errors.cjs';
+import { isSelf, listProcesses, pickProcesses, type ProcessListEntry } from '../processes.cjs';
 
 export type Action = 'start' | 'stop' | 'restart';
 

@@ -1,7 +1,7 @@
 /** Reading the process list and picking processes by name, as the commands need them. */
 import type { ProcessListBody, ProcessListEntry } from '../plugins/supervisor/schemas.js';
-import type { ApiClient } from './api.js';
-import { CliError, EXIT } from './errors.js';
+import type { ApiClient } from './api.cjs';
+import { CliError, EXIT } from './errors.cjs';
 
 export type { ProcessListEntry };
 

@@ -3,10 +3,10 @@
  * the script; process names are asked of the running host (`stackd __complete processes`, which
  * prints nothing when the host cannot be reached, so a shell never hangs or prints errors).
  */
-import type { ClientContext } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
-import { listProcesses } from '../processes.js';
-import { CLIENT_COMMANDS, NAME_COMMANDS } from '../command-names.js';
+import type { ClientContext } from '../context.cjs';
+import { CliError, EXIT } from '../errors.cjs';
+import { listProcesses } from '../processes.cjs';
+import { CLIENT_COMMANDS, NAME_COMMANDS } from '../command-names.cjs';
 
 const COMMANDS = CLIENT_COMMANDS;
 
@@ -21,10 +21,16 @@ _stackd() {
       if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "--all --no-wait --json --watch --follow --lines --since --url --token --help" -- "$cur"))
       else
-        local IFS=$'\\n'
-        COMPREPLY=($(compgen -W "$(stackd __complete processes 2>/dev/null)" -- "$cur"))
+        # Names may hold spaces ("Demo Web"): match on the word as typed without its quoting,
+        # and insert each name quoted (Demo\\ Web) so it stays one argument.
+        local typed=\${cur//\\\\/} name
+        typed=\${typed#[\\"\\']}
+        COMPREPLY=()
+        while IFS= read -r name; do
+          [[ $name == "$typed"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+        done < <(stackd __complete processes 2>/dev/null)
       fi ;;
-    config) COMPREPLY=($(compgen -W "get set edit --persist" -- "$cur")) ;;
+    config) COMPREPLY=($(compgen -W "get set edit history rollback --persist --dry-run --json" -- "$cur")) ;;
     users) COMPREPLY=($(compgen -W "list add disable enable" -- "$cur")) ;;
     completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
     graph) COMPREPLY=($(compgen -W "--dot --all" -- "$cur")) ;;
@@ -47,7 +53,7 @@ _stackd() {
         local -a names; names=("\${(@f)$(stackd __complete processes 2>/dev/null)}")
         compadd -a names
       fi ;;
-    config) compadd -- get set edit --persist ;;
+    config) compadd -- get set edit history rollback --persist --dry-run --json ;;
     users) compadd -- list add disable enable ;;
     completion) compadd -- bash zsh fish ;;
     graph) compadd -- --dot --all ;;
@@ -61,7 +67,8 @@ complete -c stackd -f
 complete -c stackd -n '__fish_use_subcommand' -a '${COMMANDS.join(' ')}'
 complete -c stackd -n '__fish_seen_subcommand_from ${NAME_COMMANDS.join(' ')}' -a '(stackd __complete processes 2>/dev/null)'
 complete -c stackd -n '__fish_seen_subcommand_from ${NAME_COMMANDS.join(' ')}' -l all -l no-wait -l json -l watch -l follow -l lines -l since
-complete -c stackd -n '__fish_seen_subcommand_from config' -a 'get set edit'
+complete -c stackd -n '__fish_seen_subcommand_from config' -a 'get set edit history rollback'
+complete -c stackd -n '__fish_seen_subcommand_from config' -l persist -l dry-run -l json
 complete -c stackd -n '__fish_seen_subcommand_from users' -a 'list add disable enable'
 complete -c stackd -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
 complete -c stackd -n '__fish_seen_subcommand_from graph' -l dot -l all

@@ -1,10 +1,10 @@
 /** `stackd logs [NAME…] [-n LINES] [-f] [--since TIME]`: the tail, then the live lines. */
-import type { ClientContext } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
-import { LogFollower } from '../log-follower.js';
-import { followSocket } from '../log-socket.js';
-import type { Colour } from '../output.js';
-import { listProcesses, pickProcesses } from '../processes.js';
+import type { ClientContext } from '../context.cjs';
+import { CliError, EXIT } from '../errors.cjs';
+import { LogFollower } from '../log-follower.cjs';
+import { followSocket } from '../log-socket.cjs';
+import type { Colour } from '../output.cjs';
+import { listProcesses, pickProcesses } from '../processes.cjs';
 
 export interface LogsOptions {
   readonly lines?: string;

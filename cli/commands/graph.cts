@@ -1,7 +1,7 @@
 /** `stackd graph [--dot] [--all]`: the dependency graph as an indented tree, or Graphviz. */
 import type { GraphEdge } from '../../plugins/graph/schemas.js';
-import type { ClientContext } from '../context.js';
-import { listProcesses } from '../processes.js';
+import type { ClientContext } from '../context.cjs';
+import { listProcesses } from '../processes.cjs';
 
 export interface GraphOptions {
   readonly dot: boolean;

@@ -6,8 +6,8 @@
  * nothing: the next read starts exactly where the last one ended.
  */
 import type { LogChunkBody } from '../plugins/supervisor/logs/log-schemas.js';
-import type { ApiClient } from './api.js';
-import { CliError, EXIT } from './errors.js';
+import type { ApiClient } from './api.cjs';
+import { CliError, EXIT } from './errors.cjs';
 
 /** The largest read the host allows: a reader this far behind starts over (reset). */
 const MAX_TAIL_BYTES = 8_388_608;

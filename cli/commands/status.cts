@@ -1,15 +1,15 @@
 /** `stackd status [NAME…] [--json] [--watch]`: one table of the processes and their state. */
 import type { ServiceStatusBody } from '../../plugins/supervisor/schemas.js';
-import type { ApiClient } from '../api.js';
-import type { ClientContext } from '../context.js';
-import { bytes, duration, table, type Paint } from '../output.js';
+import type { ApiClient } from '../api.cjs';
+import type { ClientContext } from '../context.cjs';
+import { bytes, duration, table, type Paint } from '../output.cjs';
 import {
   isSelf,
   listProcesses,
   pickProcesses,
   portOf,
   type ProcessListEntry,
-} from '../processes.js';
+} from '../processes.cjs';
 
 export interface StatusOptions {
   readonly json: boolean;

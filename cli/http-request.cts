@@ -4,13 +4,20 @@
  * ms), and `stackd status` is meant to start as fast as `node -e 0`.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 
 /** Connections are reused between the few requests of one command. */
-const agents = {
-  http: new HttpAgent({ keepAlive: true }),
-  https: new HttpsAgent({ keepAlive: true }),
-};
+const httpAgent = new HttpAgent({ keepAlive: true });
+let https: { agent: HttpsAgent; request: typeof httpRequest } | undefined;
+
+/** node:https (TLS, crypto) only for an https:// host: it cost ~6 ms of CPU on every run. */
+function httpsClient(): { agent: HttpsAgent; request: typeof httpRequest } {
+  if (https === undefined) {
+    const module = require('node:https') as typeof import('node:https');
+    https = { agent: new module.Agent({ keepAlive: true }), request: module.request };
+  }
+  return https;
+}
 
 export interface RawExchange {
   readonly method: string;
@@ -21,10 +28,17 @@ export interface RawExchange {
   readonly timeoutMs: number | undefined;
 }
 
+/** What came back: status, body text and the ETag header when there is one. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly etag: string | undefined;
+}
+
 /** Status and body text; rejects when no answer comes (refused, unknown host, timeout). */
-export function exchange(request: RawExchange): Promise<{ status: number; text: string }> {
+export function exchange(request: RawExchange): Promise<RawAnswer> {
   const secure = request.url.protocol === 'https:';
-  const send = secure ? httpsRequest : httpRequest;
+  const send = secure ? httpsClient().request : httpRequest;
   return new Promise((resolve, reject) => {
     const outgoing = send(
       request.url,
@@ -36,7 +50,7 @@ export function exchange(request: RawExchange): Promise<{ status: number; text: 
             ? {}
             : { 'content-length': String(Buffer.byteLength(request.body)) }),
         },
-        agent: secure ? agents.https : agents.http,
+        agent: secure ? httpsClient().agent : httpAgent,
         ...(request.timeoutMs === undefined
           ? {}
           : { signal: AbortSignal.timeout(request.timeoutMs) }),
@@ -48,6 +62,7 @@ export function exchange(request: RawExchange): Promise<{ status: number; text: 
           resolve({
             status: response.statusCode ?? 0,
             text: Buffer.concat(chunks).toString('utf8'),
+            etag: response.headers.etag,
           }),
         );
         response.on('error', reject);

@@ -5,6 +5,7 @@
  * from the live states and one read of /proc for every tree.
  */
 import { readdirSync, statSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import type { Exposition, ProcessState, ProcessStatus } from '../../sdk/index.js';
 import { ProcUsageReader, type ProcUsage } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
@@ -132,33 +133,69 @@ function declareFamilies(exposition: Exposition) {
 
 type Families = ReturnType<typeof declareFamilies>;
 
+/**
+ * Processes refreshed in one turn of the event loop: with a thousand, one pass over every /proc
+ * file and series blocked the loop for tens of milliseconds.
+ */
+const PROCESSES_PER_TURN = 100;
+
+type Totals = { readonly restarts: MonotonicTotals; readonly cpu: MonotonicTotals };
+
 /** Declare the families (during register) and refresh them before each scrape. */
 export function declareProcessSeries(exposition: Exposition, source: ExpositionSource): void {
   const families = declareFamilies(exposition);
-  const reader = new ProcUsageReader();
+  // One reader per slice of processes: a reader keeps open the stat files of the pids it read
+  // last and closes the others, so each slice keeps its own.
+  const readers: ProcUsageReader[] = [];
   // One table per counter, keyed by process name.
-  const totals = { restarts: new MonotonicTotals(), cpu: new MonotonicTotals() };
-  exposition.beforeScrape(() => refresh(families, source, reader, totals));
+  const totals: Totals = { restarts: new MonotonicTotals(), cpu: new MonotonicTotals() };
+  exposition.beforeScrape(() => refresh(families, source, readers, totals));
 }
 
 async function refresh(
   families: Families,
   source: ExpositionSource,
-  reader: ProcUsageReader,
-  totals: { readonly restarts: MonotonicTotals; readonly cpu: MonotonicTotals },
+  readers: ProcUsageReader[],
+  totals: Totals,
 ): Promise<void> {
-  const { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes, info } = families;
+  const { up, state, exitCode, started, memory, fds, info } = families;
   const states = source.states();
   const trees = await source.pidTrees();
-  const pids = states.flatMap((s) =>
-    s.pid === null ? [] : (trees.get(s.process_name) ?? [s.pid]),
-  );
-  const usage = reader.read([...new Set(pids)]) ?? new Map<number, ProcUsage>();
   const written = source.logBytes();
   for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
+  let slices = 0;
+  for (let first = 0; first < states.length; first += PROCESSES_PER_TURN) {
+    if (first > 0) await setImmediate();
+    const reader = (readers[slices] ??= new ProcUsageReader());
+    slices += 1;
+    const slice = states.slice(first, first + PROCESSES_PER_TURN);
+    refreshSlice(families, { states: slice, trees, written, reader, totals });
+  }
+  for (const unused of readers.splice(slices)) unused.close();
+  for (const d of source.identities())
+    info.set(
+      { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
+      1,
+    );
+}
+
+interface Slice {
+  readonly states: readonly ProcessState[];
+  readonly trees: PidTrees;
+  readonly written: ReadonlyMap<string, number>;
+  readonly reader: ProcUsageReader;
+  readonly totals: Totals;
+}
+
+function refreshSlice(families: Families, slice: Slice): void {
+  const { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes } = families;
+  const { states, trees, written, reader, totals } = slice;
+  const treeOf = (s: ProcessState): readonly number[] =>
+    s.pid === null ? [] : (trees.get(s.process_name) ?? [s.pid]);
+  const usage = reader.read([...new Set(states.flatMap(treeOf))]) ?? new Map<number, ProcUsage>();
   for (const s of states) {
     const process = s.process_name;
-    const tree = s.pid === null ? [] : (trees.get(process) ?? [s.pid]);
+    const tree = treeOf(s);
     up.set({ process }, s.status === 'running' ? 1 : 0);
     for (const name of STATES) state.set({ process, state: name }, s.status === name ? 1 : 0);
     restarts.setTotal({ process }, totals.restarts.total(process, s.restarts));
@@ -180,9 +217,4 @@ async function refresh(
     fds.set({ process }, openDescriptors(tree));
     logBytes.setTotal({ process }, written.get(process) ?? 0);
   }
-  for (const d of source.identities())
-    info.set(
-      { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
-      1,
-    );
 }

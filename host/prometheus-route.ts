@@ -6,20 +6,14 @@
  */
 import {
   EXPOSITION_PATH,
+  ExpositionBody,
   PROMETHEUS_CAPABILITY,
-  Type,
   defineRoute,
   eraseRoute,
   rawReply,
   type AnyRouteDefinition,
 } from '../sdk/index.js';
 import type { RunningHost } from '../core/lifecycle/host-runtime.js';
-
-const ExpositionBody = Type.String({
-  'x-content-types': ['text/plain', 'application/openmetrics-text'],
-  description:
-    'Prometheus text format 0.0.4 (`text/plain; version=0.0.4`) or OpenMetrics 1.0 (`application/openmetrics-text; version=1.0.0`), per the Accept header.',
-});
 
 /** The route, and the capability flag saying it exists. */
 export function prometheusRoute(host: RunningHost): AnyRouteDefinition {

@@ -3,6 +3,7 @@
  * registry and the text format; a plugin declares its families with these sdk types and never
  * sees the library behind them, nor another plugin's families.
  */
+import { Type, type TSchema } from './schema.js';
 
 /** Label values of one series; every declared label name must be given. */
 export type ExpositionLabels<L extends string> = Readonly<Record<L, string | number>>;
@@ -77,6 +78,27 @@ export interface Exposition {
    * prefers `application/openmetrics-text`, else the Prometheus text format 0.0.4).
    */
   render(accept: string | undefined): Promise<ExpositionText>;
+}
+
+/** The media types the exposition is served as (Prometheus text 0.0.4, OpenMetrics 1.0). */
+export const EXPOSITION_MEDIA_TYPES = [
+  'text/plain; version=0.0.4',
+  'application/openmetrics-text; version=1.0.0',
+] as const;
+
+/**
+ * The exposition as a response schema: a string in either text format. A route that also answers
+ * JSON lists it with `alsoAnswersExposition`, so the OpenAPI document names every media type.
+ */
+export const ExpositionBody = Type.String({
+  'x-content-types': [...EXPOSITION_MEDIA_TYPES],
+  description:
+    'Prometheus text format 0.0.4 or OpenMetrics 1.0 (when the Accept header prefers `application/openmetrics-text`).',
+});
+
+/** `schema` (JSON) with the exposition's text formats listed next to it as other media types. */
+export function alsoAnswersExposition<T extends TSchema>(schema: T): T {
+  return { ...schema, 'x-alternative-contents': [ExpositionBody] };
 }
 
 /** The capability flag set when the host serves the exposition. */

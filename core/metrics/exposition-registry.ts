@@ -1,9 +1,15 @@
 /**
- * The host's Prometheus registry (prom-client): families of core and of every plugin, rendered
- * in the Prometheus text format 0.0.4 or OpenMetrics 1.0. Plugins reach it through a scoped
- * facade (`PluginExposition`) that only creates and updates the families it declared.
+ * The host's Prometheus registry: families of core and of every plugin, rendered in the
+ * Prometheus text format 0.0.4 or OpenMetrics 1.0. Plugins reach it through a scoped facade
+ * (`PluginExposition`) that only creates and updates the families it declared.
+ *
+ * It writes the text itself rather than through prom-client: with 1,000 processes prom-client
+ * hashed every label set on each update and formatted and escaped every label again at each
+ * scrape (44 ms a scrape for the same series in a bare prom-client registry); here a series keeps
+ * its rendered label set and a scrape formats only the numbers. `promtool check metrics` and a
+ * real Prometheus scraping OpenMetrics check the output in the tests.
  */
-import { Counter, Gauge, Histogram, Registry, type RegistryContentType } from 'prom-client';
+import { setImmediate } from 'node:timers/promises';
 import type {
   ExpositionCounter,
   ExpositionFamilyDefinition,
@@ -14,17 +20,30 @@ import type {
 } from '../../sdk/exposition.js';
 import { negotiateExposition } from '../../sdk/exposition.js';
 import type { Logger } from '../../sdk/logger.js';
+import { HistogramFamily, ScalarFamily, type RenderableFamily } from './exposition-families.js';
+import {
+  FAMILY_NAME,
+  OPENMETRICS_CONTENT_TYPE,
+  PROMETHEUS_CONTENT_TYPE,
+  escapeHelp,
+} from './exposition-text.js';
 
-const NAME = /^stackd_[a-z][a-z0-9_]*$/;
 /** A scrape waits at most this long for the refresh hooks. */
 const HOOK_BUDGET_MS = 2_000;
+/**
+ * Sample lines formatted in one turn of the event loop before the render lets other work run
+ * (at a family's end): a thousand processes are some 14,000 lines.
+ */
+const LINES_PER_TURN = 2_000;
 
 type ScrapeHook = (signal: AbortSignal) => Promise<void> | void;
 type Labels = Readonly<Record<string, string | number>>;
 
+const NO_LABELS: Labels = {};
+
 /** Every family of one host and the hooks that refresh them. */
 export class ExpositionRegistry {
-  private readonly registry = new Registry<RegistryContentType>();
+  private readonly families: RenderableFamily[] = [];
   private readonly owners = new Map<string, string>();
   private readonly hooks: Array<{ readonly owner: string; readonly hook: ScrapeHook }> = [];
   private rendering: Promise<unknown> = Promise.resolve();
@@ -36,13 +55,12 @@ export class ExpositionRegistry {
     definition: ExpositionFamilyDefinition<L>,
   ): ExpositionCounter<L> {
     this.claim(owner, definition.name, true);
-    const counter = new Counter<string>({ ...this.base(definition) });
+    const counter = this.add(
+      new ScalarFamily(definition.name, definition.help, 'counter', labelNamesOf(definition)),
+    );
     return {
-      inc: (labels, value) => counter.inc((labels ?? {}) as Labels, value ?? 1),
-      setTotal: (labels, total) => {
-        counter.remove(labels as Labels);
-        counter.inc(labels as Labels, total);
-      },
+      inc: (labels, value) => counter.add(labels ?? NO_LABELS, value ?? 1),
+      setTotal: (labels, total) => counter.set(labels, total),
       reset: () => counter.reset(),
     };
   }
@@ -52,9 +70,11 @@ export class ExpositionRegistry {
     definition: ExpositionFamilyDefinition<L>,
   ): ExpositionGauge<L> {
     this.claim(owner, definition.name, false);
-    const gauge = new Gauge<string>({ ...this.base(definition) });
+    const gauge = this.add(
+      new ScalarFamily(definition.name, definition.help, 'gauge', labelNamesOf(definition)),
+    );
     return {
-      set: (labels, value) => gauge.set(labels as Labels, value),
+      set: (labels, value) => gauge.set(labels, value),
       reset: () => gauge.reset(),
     };
   }
@@ -64,11 +84,15 @@ export class ExpositionRegistry {
     definition: ExpositionHistogramDefinition<L>,
   ): ExpositionHistogram<L> {
     this.claim(owner, definition.name, false);
-    const histogram = new Histogram<string>({
-      ...this.base(definition),
-      ...(definition.buckets === undefined ? {} : { buckets: [...definition.buckets] }),
-    });
-    return { observe: (labels, value) => histogram.observe(labels as Labels, value) };
+    const histogram = this.add(
+      new HistogramFamily(
+        definition.name,
+        definition.help,
+        labelNamesOf(definition),
+        definition.buckets,
+      ),
+    );
+    return { observe: (labels, value) => histogram.observe(labels, value) };
   }
 
   beforeScrape(owner: string, hook: ScrapeHook): void {
@@ -77,7 +101,7 @@ export class ExpositionRegistry {
 
   /** Refresh, then render in the format `accept` prefers (Prometheus text by default). */
   render(accept: string | undefined): Promise<ExpositionText> {
-    // One render at a time: OpenMetrics output renames counters for its duration.
+    // One render at a time: the hooks of one scrape reset and refill families.
     const next = this.rendering.then(() => this.renderNow(accept));
     this.rendering = next.catch(() => undefined);
     return next;
@@ -86,20 +110,28 @@ export class ExpositionRegistry {
   private async renderNow(accept: string | undefined): Promise<ExpositionText> {
     await this.runHooks();
     const openMetrics = negotiateExposition(accept) === 'openmetrics';
-    if (!openMetrics) {
-      this.registry.setContentType(Registry.PROMETHEUS_CONTENT_TYPE);
-      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const out: string[] = [];
+    let yielded = 0;
+    for (const family of this.families) {
+      if (out.length - yielded >= LINES_PER_TURN) {
+        yielded = out.length;
+        await setImmediate();
+      }
+      // OpenMetrics names a counter family without `_total`; its samples keep the suffix.
+      const name =
+        openMetrics && family.type === 'counter'
+          ? family.name.slice(0, -'_total'.length)
+          : family.name;
+      out.push(
+        `# HELP ${name} ${escapeHelp(family.help, openMetrics)}\n# TYPE ${name} ${family.type}\n`,
+      );
+      family.renderSamples(out);
     }
-    // prom-client strips `_total` from counter names for OpenMetrics (the format adds it per
-    // sample) and keeps the stripped name: put the names back for the next Prometheus render.
-    const names = this.registry.getMetricsAsArray().map((metric) => [metric, metric.name] as const);
-    this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-    try {
-      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
-    } finally {
-      for (const [metric, name] of names) (metric as { name: string }).name = name;
-      this.registry.setContentType(Registry.PROMETHEUS_CONTENT_TYPE);
-    }
+    if (openMetrics) out.push('# EOF\n');
+    return {
+      contentType: openMetrics ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_CONTENT_TYPE,
+      body: out.join(''),
+    };
   }
 
   private async runHooks(): Promise<void> {
@@ -118,19 +150,15 @@ export class ExpositionRegistry {
     );
   }
 
-  private base<L extends string>(definition: ExpositionFamilyDefinition<L>) {
-    return {
-      name: definition.name,
-      help: definition.help,
-      labelNames: [...(definition.labelNames ?? [])],
-      registers: [this.registry],
-    };
+  private add<F extends RenderableFamily>(family: F): F {
+    this.families.push(family);
+    return family;
   }
 
   /** Names follow the conventions and belong to one owner. */
   private claim(owner: string, name: string, counter: boolean): void {
-    if (!NAME.test(name))
-      throw new Error(`exposition family '${name}' of '${owner}' must match ${NAME.source}`);
+    if (!FAMILY_NAME.test(name))
+      throw new Error(`exposition family '${name}' of '${owner}' must match ${FAMILY_NAME.source}`);
     if (counter !== name.endsWith('_total'))
       throw new Error(
         `exposition family '${name}' of '${owner}': counters and only counters end in _total`,
@@ -140,4 +168,8 @@ export class ExpositionRegistry {
       throw new Error(`exposition family '${name}' is declared by both '${holder}' and '${owner}'`);
     this.owners.set(name, owner);
   }
+}
+
+function labelNamesOf<L extends string>(definition: ExpositionFamilyDefinition<L>): string[] {
+  return [...(definition.labelNames ?? [])];
 }

@@ -59,7 +59,8 @@ function aliasNote(path: string): string {
 
 /**
  * Media types of a response: a schema's `x-content-types` (pages and assets served as they are),
- * else its `contentMediaType`, else JSON.
+ * else its `contentMediaType`, else JSON; then those of each schema in `x-alternative-contents`
+ * (a route that negotiates, like JSON or the Prometheus text formats on `GET /metrics`).
  */
 function contentOf(schema: TSchema): Json {
   const listed = schema['x-content-types'] as unknown;
@@ -70,7 +71,13 @@ function contentOf(schema: TSchema): Json {
       : ['application/json'];
   const body = plain(schema);
   delete body['x-content-types'];
-  return Object.fromEntries(types.map((type) => [type, { schema: body }]));
+  delete body['x-alternative-contents'];
+  const content: Json = Object.fromEntries(types.map((type) => [type, { schema: body }]));
+  const alternatives = schema['x-alternative-contents'] as unknown;
+  if (Array.isArray(alternatives))
+    for (const alternative of alternatives as TSchema[])
+      Object.assign(content, contentOf(alternative));
+  return content;
 }
 
 /**

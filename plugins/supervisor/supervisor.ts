@@ -231,6 +231,15 @@ export class Supervisor {
    */
   readonly pidTrees = this.stateView((entries) => this.scanTrees(entries), TREES_MAX_AGE_MS);
 
+  /** Name, config block and instance of every configured process, kept until the config changes. */
+  readonly identities = this.stateView((entries) =>
+    entries.map(({ process_name, config_key, instance_name }) => ({
+      process_name,
+      config_key,
+      instance_name,
+    })),
+  );
+
   private async scanTrees(entries: readonly ProcessEntry[]): Promise<PidTrees> {
     const trees = new Map<string, readonly number[]>();
     const roots = new Map<string, number>();

@@ -23,7 +23,9 @@ function disagreement(
   const responses = document.paths[operation.path]?.[operation.method.toLowerCase()]?.responses;
   const listed = responses?.[String(outcome.status)] ?? responses?.default;
   if (listed === undefined) return `status ${outcome.status} not listed`;
-  const types = Object.keys(listed.content ?? {});
+  // Listed media types may carry parameters (`text/plain; version=0.0.4`); answers are compared
+  // by type alone.
+  const types = Object.keys(listed.content ?? {}).map((type) => type.split(';')[0]?.trim() ?? '');
   // A listed answer without content (an upstream's answer through a proxy) may be anything.
   if (types.length === 0 || outcome.contentType === '') return null;
   return types.includes(outcome.contentType)

@@ -5,6 +5,7 @@
 import {
   EXPOSITION_SCOPE,
   Type,
+  alsoAnswersExposition,
   defineRoute,
   negotiateExposition,
   rawReply,
@@ -46,7 +47,7 @@ export function latestMetricsRoute(feed: MetricsFeedService, exposition: Exposit
     description:
       'JSON by default. With `Accept: text/plain` or `application/openmetrics-text` preferred over JSON, or with a scrape token, the Prometheus exposition of `GET /metrics/prometheus` instead.',
     tags: ['metrics'],
-    schema: { response: LatestSnapshot },
+    schema: { response: alsoAnswersExposition(LatestSnapshot) },
     handler: async (request) => {
       const accept = request.headers.accept;
       if (request.principal?.scope === EXPOSITION_SCOPE || negotiateExposition(accept) !== null) {

@@ -42,6 +42,19 @@ test('a host with every plugin: promtool accepts the exposition; negotiation, Op
   t.teardown(() => host.stop());
   const capabilities = await request(host.url, '/process/capabilities');
   t.is(capabilities.body.prometheus_metrics, true);
+  // The OpenAPI document names every media type the two routes answer, JSON next to the texts.
+  const openapi = await request(host.url, '/openapi.json');
+  const typesOf = (path: string): string[] =>
+    Object.keys(openapi.body.paths[path].get.responses['200'].content).sort();
+  t.deepEqual(typesOf('/metrics'), [
+    'application/json',
+    'application/openmetrics-text; version=1.0.0',
+    'text/plain; version=0.0.4',
+  ]);
+  t.deepEqual(typesOf('/metrics/prometheus'), [
+    'application/openmetrics-text; version=1.0.0',
+    'text/plain; version=0.0.4',
+  ]);
 
   // Wait for the crash-looper's first restart so every per-process family has samples.
   const first = await eventually(

@@ -138,3 +138,73 @@ export const OnboardingChange = Type.Object({
   onboarding_completed: Type.Boolean(),
   needs_onboarding: Type.Boolean(),
 });
+
+/** The formats a service config file is read and written in. */
+export const ServiceConfigFormat = StringEnum(['json', 'yaml', 'conf', 'python', 'xml'] as const);
+
+/** Body of POST /config/service-config: read the file, or replace it with `updates`. */
+export const ServiceConfigBody = Type.Object(
+  {
+    service_name: Type.String({ minLength: 1, description: 'process_name (or config key).' }),
+    updates: Type.Optional(
+      Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())], {
+        description:
+          'The whole new file content as text, or the edited structure (as the read answer ' +
+          "gives it in `config`; written back in the file's format — not for Python); omit " +
+          '(or empty) to read.',
+      }),
+    ),
+    config_format: Type.Optional(
+      Type.String({ description: 'Ignored: the format comes from the catalog or the extension.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The answer of a read: the raw text and, but for Python, the parsed structure. */
+export const ServiceConfigRead = Type.Object({
+  service: Type.String(),
+  config_key: Type.String(),
+  service_path: Type.String({ description: 'The file (from the block, never from the request).' }),
+  config_format: ServiceConfigFormat,
+  raw: Type.String(),
+  config: Type.Optional(
+    Type.Unknown({
+      description: 'The parsed structure (json, yaml, xml, conf sections); absent for python.',
+    }),
+  ),
+});
+
+/** The answer of a write, naming the backup of the previous file. */
+export const ServiceConfigWritten = Type.Object({
+  status: Type.Literal('Config updated successfully'),
+  service: Type.String(),
+  config_key: Type.String(),
+  service_path: Type.String(),
+  config_format: ServiceConfigFormat,
+  backup_path: Type.Union([Type.String(), Type.Null()], {
+    description: 'The previous file, kept as <file>.bak; null when there was none.',
+  }),
+});
+
+/** One service UI behind the reverse proxy. */
+export const ServiceUiEntry = Type.Object({
+  name: Type.String({ description: 'The process_name.' }),
+  port: Type.Integer(),
+  path: Type.String({ description: 'The proxied route, /service/ui/<key>.' }),
+});
+
+/** GET /config/service-ui: whether the proxy is on, and the services it serves. */
+export const ServiceUiList = Type.Object({
+  enabled: Type.Boolean({ description: 'Whether the proxy routes are on.' }),
+  services: Type.Array(ServiceUiEntry),
+});
+
+/** Body of POST /config/service-ui. */
+export const ServiceUiToggle = Type.Object(
+  { enabled: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+/** The answer of POST /config/service-ui. */
+export const ServiceUiToggled = Type.Object({ message: Type.String(), enabled: Type.Boolean() });

@@ -4,7 +4,6 @@ import {
   defineRoute,
   listProcessEntries,
   requireProcessEntry,
-  StringEnum,
   Type,
   type Logger,
   type StackConfig,
@@ -16,50 +15,7 @@ import {
   writeServiceConfig,
 } from '../service-config/service-config-file.js';
 import { structureToText } from '../service-config/format-writer.js';
-
-const Format = StringEnum(['json', 'yaml', 'conf', 'python', 'xml'] as const);
-
-const ServiceConfigBody = Type.Object(
-  {
-    service_name: Type.String({ minLength: 1, description: 'process_name (or config key).' }),
-    updates: Type.Optional(
-      Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())], {
-        description:
-          'The whole new file content as text, or the edited structure (as the read answer ' +
-          "gives it in `config`; written back in the file's format — not for Python); omit " +
-          '(or empty) to read.',
-      }),
-    ),
-    config_format: Type.Optional(
-      Type.String({ description: 'Ignored: the format comes from the catalog or the extension.' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const ServiceConfigRead = Type.Object({
-  service: Type.String(),
-  config_key: Type.String(),
-  service_path: Type.String({ description: 'The file (from the block, never from the request).' }),
-  config_format: Format,
-  raw: Type.String(),
-  config: Type.Optional(
-    Type.Unknown({
-      description: 'The parsed structure (json, yaml, xml, conf sections); absent for python.',
-    }),
-  ),
-});
-
-const ServiceConfigWritten = Type.Object({
-  status: Type.Literal('Config updated successfully'),
-  service: Type.String(),
-  config_key: Type.String(),
-  service_path: Type.String(),
-  config_format: Format,
-  backup_path: Type.Union([Type.String(), Type.Null()], {
-    description: 'The previous file, kept as <file>.bak; null when there was none.',
-  }),
-});
+import { ServiceConfigBody, ServiceConfigRead, ServiceConfigWritten } from '../schemas.js';
 
 const DESCRIPTION = [
   "Only the block's `config_file` (relative → data dir) is opened. Format from the catalog's",

@@ -87,9 +87,9 @@ const sizeExceptions = [
     // per-field metric readers, per-signal graph rules, per-key config and wait parsing, the
     // address classifier.
     files: [
-      'plugins/graph/conditional-map.ts',
-      'plugins/graph/stack-graph.ts',
-      'plugins/graph/startup-plan.ts',
+      'plugins/graph/knowledge/conditional-map.ts',
+      'plugins/graph/stack/stack-graph.ts',
+      'plugins/graph/stack/startup-plan.ts',
       'plugins/metrics/history/series-query.ts',
       'plugins/metrics/history/series-row.ts',
       'plugins/metrics/system/system-collector.ts',

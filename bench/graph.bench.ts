@@ -11,9 +11,9 @@
 import { performance } from 'node:perf_hooks';
 import type { JsonRecord, Logger } from '../sdk/index.js';
 import { GraphService } from '../plugins/graph/graph-service.js';
-import { buildKnowledge } from '../plugins/graph/knowledge-build.js';
+import { buildKnowledge } from '../plugins/graph/knowledge/knowledge-build.js';
 import { readShippedKnowledge } from '../plugins/graph/knowledge-files.js';
-import { planWaves } from '../plugins/graph/startup-plan.js';
+import { planWaves } from '../plugins/graph/stack/startup-plan.js';
 
 const PROCESS_COUNT = 500;
 const idle = ['node', '-e', 'setInterval(()=>{},1000)'];

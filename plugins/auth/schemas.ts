@@ -138,3 +138,34 @@ export const Errors = {
   notFound: { 404: ErrorBody },
   tooMany: { 429: ErrorBody },
 } as const;
+
+/** A scrape token as listed (never the token itself). */
+export const ScrapeTokenEntry = Type.Object({
+  id: Type.String({ description: 'Identifier used to revoke the token' }),
+  name: Type.String(),
+  created_at: Type.String({ description: 'ISO 8601 UTC' }),
+  last_used_at: Type.Union([Type.String(), Type.Null()], {
+    description: 'Last scrape with it (ISO 8601 UTC, to the minute), or null',
+  }),
+});
+
+/** A created scrape token: the only answer that shows the bearer token. */
+export const CreatedScrapeToken = Type.Composite([
+  ScrapeTokenEntry,
+  Type.Object({ token: Type.String({ description: 'The bearer token; shown only here' }) }),
+]);
+
+/** Body of POST /api/auth/scrape-tokens. */
+export const CreateScrapeTokenBody = Type.Object({
+  name: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'What the token is for (`prometheus on nas`)',
+  }),
+});
+
+/** GET /api/auth/scrape-tokens. */
+export const ScrapeTokenList = Type.Object({ tokens: Type.Array(ScrapeTokenEntry) });
+
+/** Path parameters of DELETE /api/auth/scrape-tokens/:id. */
+export const ScrapeTokenParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f]{32}$' }) });

@@ -4,7 +4,7 @@
  * the validator below; a change applies at once (the derived graph is rebuilt).
  */
 import { InputError, Type, checkValue, type JsonRecord, type Static } from '../../sdk/index.js';
-import type { KnowledgeExtensions } from './knowledge.js';
+import type { KnowledgeExtensions } from './knowledge/knowledge.js';
 import { HOST_SECTION } from '../../sdk/index.js';
 import { isJsonRecord } from '../../sdk/index.js';
 import { GRAPH_CONFIG_INVALID } from './errors.js';

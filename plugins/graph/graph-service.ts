@@ -12,21 +12,21 @@ import type {
   ProcessSupervisor,
   StartupPlan,
 } from '../../sdk/index.js';
-import type { StateOf } from './key-rows.js';
-import type { StackKnowledge } from './knowledge.js';
-import { findProcess } from './process-lookup.js';
-import { buildProcessView, linkedRows, parallelGroupsOf } from './process-view.js';
+import type { StateOf } from './views/key-rows.js';
+import type { StackKnowledge } from './knowledge/knowledge.js';
+import { findProcess } from './stack/process-lookup.js';
+import { buildProcessView, linkedRows, parallelGroupsOf } from './views/process-view.js';
 import type { DependencyGraphResponse } from './schemas.js';
-import { ordersStartup } from './signals.js';
+import { ordersStartup } from './knowledge/signals.js';
 import { API_SERVICE_KEY } from '../../sdk/index.js';
-import type { GraphEntry } from './stack-entries.js';
+import type { GraphEntry } from './stack/stack-entries.js';
 import {
   buildStackGraph,
   dependenciesWithSiblings,
   dependentsWithSiblings,
   type StackGraph,
-} from './stack-graph.js';
-import { planWaves } from './startup-plan.js';
+} from './stack/stack-graph.js';
+import { planWaves } from './stack/startup-plan.js';
 
 /** The derived graph of one configuration version, with its startup cycles. */
 export interface GraphSnapshot {

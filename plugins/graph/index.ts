@@ -5,9 +5,9 @@
 import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
 import { GraphConfig, extensionsOf, validateGraphSlice } from './config.js';
 import { GraphService } from './graph-service.js';
-import { buildKnowledge } from './knowledge-build.js';
+import { buildKnowledge } from './knowledge/knowledge-build.js';
 import { readShippedKnowledge } from './knowledge-files.js';
-import type { KnowledgeFiles } from './knowledge.js';
+import type { KnowledgeFiles } from './knowledge/knowledge.js';
 import { dependencyGraphRoute } from './routes/graph-routes.js';
 
 export default definePlugin({

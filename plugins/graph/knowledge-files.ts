@@ -1,6 +1,6 @@
 /** Reads the data files shipped next to the compiled plugin (`data/*.json`). */
 import { readFileSync } from 'node:fs';
-import type { KnowledgeFiles } from './knowledge.js';
+import type { KnowledgeFiles } from './knowledge/knowledge.js';
 
 const FILE_NAMES = [
   'signals',

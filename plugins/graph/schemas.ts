@@ -1,6 +1,6 @@
 /** Wire shapes of `GET /process/dependency-graph`. */
 import { StringEnum, Type, type Static } from '../../sdk/index.js';
-import { SIGNAL_NAMES } from './signals.js';
+import { SIGNAL_NAMES } from './knowledge/signals.js';
 
 const Strength = StringEnum(['hard_runtime', 'hard_configured', 'soft_linkage'] as const, {
   description:

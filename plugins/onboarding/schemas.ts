@@ -1,5 +1,11 @@
 /** Request and response schemas of the onboarding routes. */
-import { JsonObject, StringEnum, Type, type Static } from '../../sdk/index.js';
+import {
+  ConfigFieldChangeSchema,
+  JsonObject,
+  StringEnum,
+  Type,
+  type Static,
+} from '../../sdk/index.js';
 
 const ServiceOptions = Type.Record(Type.String(), JsonObject, {
   description:
@@ -138,3 +144,152 @@ export const OnboardingChange = Type.Object({
   onboarding_completed: Type.Boolean(),
   needs_onboarding: Type.Boolean(),
 });
+
+/** The formats a service config file is read and written in. */
+export const ServiceConfigFormat = StringEnum(['json', 'yaml', 'conf', 'python', 'xml'] as const);
+
+/** Body of POST /config/service-config: read the file, or replace it with `updates`. */
+export const ServiceConfigBody = Type.Object(
+  {
+    service_name: Type.String({ minLength: 1, description: 'process_name (or config key).' }),
+    updates: Type.Optional(
+      Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())], {
+        description:
+          'The whole new file content as text, or the edited structure (as the read answer ' +
+          "gives it in `config`; written back in the file's format — not for Python); omit " +
+          '(or empty) to read.',
+      }),
+    ),
+    config_format: Type.Optional(
+      Type.String({ description: 'Ignored: the format comes from the catalog or the extension.' }),
+    ),
+    dry_run: Type.Optional(
+      Type.Boolean({
+        description:
+          'With updates: check them and answer what writing them would change, writing nothing ' +
+          '(the same as POST /config/service-config/preview).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The answer of a read: the raw text and, but for Python, the parsed structure. */
+export const ServiceConfigRead = Type.Object({
+  service: Type.String(),
+  config_key: Type.String(),
+  service_path: Type.String({ description: 'The file (from the block, never from the request).' }),
+  config_format: ServiceConfigFormat,
+  raw: Type.String(),
+  config: Type.Optional(
+    Type.Unknown({
+      description: 'The parsed structure (json, yaml, xml, conf sections); absent for python.',
+    }),
+  ),
+});
+
+/** The answer of a write, naming the backup of the previous file. */
+export const ServiceConfigWritten = Type.Object({
+  status: Type.Literal('Config updated successfully'),
+  service: Type.String(),
+  config_key: Type.String(),
+  service_path: Type.String(),
+  config_format: ServiceConfigFormat,
+  backup_path: Type.Union([Type.String(), Type.Null()], {
+    description: 'The previous file, kept as <file>.bak; null when there was none.',
+  }),
+});
+
+/** One service UI behind the reverse proxy. */
+export const ServiceUiEntry = Type.Object({
+  name: Type.String({ description: 'The process_name.' }),
+  port: Type.Integer(),
+  path: Type.String({ description: 'The proxied route, /service/ui/<key>.' }),
+});
+
+/** GET /config/service-ui: whether the proxy is on, and the services it serves. */
+export const ServiceUiList = Type.Object({
+  enabled: Type.Boolean({ description: 'Whether the proxy routes are on.' }),
+  services: Type.Array(ServiceUiEntry),
+});
+
+/** Body of POST /config/service-ui. */
+export const ServiceUiToggle = Type.Object(
+  { enabled: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+/** The answer of POST /config/service-ui. */
+export const ServiceUiToggled = Type.Object({ message: Type.String(), enabled: Type.Boolean() });
+
+/** Answer of a service-config dry run (`dry_run`, or POST /config/service-config/preview). */
+export const ServiceConfigDryRun = Type.Object(
+  {
+    status: Type.Literal('dry_run'),
+    service: Type.String(),
+    config_key: Type.String(),
+    service_path: Type.String(),
+    config_format: ServiceConfigFormat,
+    exists: Type.Boolean({ description: 'Whether the file exists now.' }),
+    changed: Type.Boolean({ description: 'Whether the text differs from the file.' }),
+    diff: Type.Array(ConfigFieldChangeSchema, {
+      description:
+        'Field-level changes of the parsed structures (secrets as changed, never their ' +
+        'values); empty for python files, whose structure is not parsed.',
+    }),
+    lines: Type.Object(
+      {
+        old_lines: Type.Integer(),
+        new_lines: Type.Integer(),
+        first_changed: Type.Union([Type.Integer(), Type.Null()]),
+        last_changed: Type.Union([Type.Integer(), Type.Null()]),
+      },
+      {
+        description:
+          'The region that differs (leading and trailing equal lines left out), 1-based in the ' +
+          'new text.',
+      },
+    ),
+    effect: Type.Object({
+      process_name: Type.String(),
+      action: Type.Literal('nothing'),
+      reason: Type.String(),
+    }),
+  },
+  {
+    title: 'ServiceConfigDryRun',
+    examples: [
+      {
+        status: 'dry_run',
+        service: 'Sonarr',
+        config_key: 'sonarr',
+        service_path: '/config/sonarr/config.xml',
+        config_format: 'xml',
+        exists: true,
+        changed: true,
+        diff: [
+          { path: 'Config.Port', old: 8989, new: 8990 },
+          { path: 'Config.ApiKey', secret: 'changed' },
+        ],
+        lines: { old_lines: 12, new_lines: 12, first_changed: 3, last_changed: 5 },
+        effect: {
+          process_name: 'Sonarr',
+          action: 'nothing',
+          reason:
+            'writing the file restarts nothing: Sonarr reads it when it starts; restart it to apply',
+        },
+      },
+    ],
+  },
+);
+
+/** Body of POST /config/service-config/preview. */
+export const ServiceConfigPreviewBody = Type.Object(
+  {
+    service_name: Type.String({ minLength: 1, description: 'process_name (or config key).' }),
+    updates: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())], {
+      description: 'The new file content (text), or the edited structure, as for the write.',
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -1,5 +1,8 @@
-/** Request and response schemas of the process routes and the /ws/status stream. */
-import { JsonObject, StringEnum, Type, type Static } from '../../sdk/index.js';
+/**
+ * Request and response schemas of the process routes (status, startup status, update notices)
+ * and the /ws/status stream.
+ */
+import { JsonObject, Nullable, StringEnum, Type, type Static } from '../../sdk/index.js';
 
 /** Process status values (docs/decisions.md §11). */
 export const ProcessStatusSchema = StringEnum(
@@ -197,3 +200,51 @@ export const StatusFrame = Type.Object({
 });
 /** Type of {@link StatusFrame}. */
 export type StatusFrame = Static<typeof StatusFrame>;
+
+/** One expected process in the startup status. */
+export const StartupReadiness = Type.Object({
+  state: StringEnum(['pending', 'starting', 'ready', 'failed'] as const),
+  reason: Type.String(),
+  health_status: Nullable(Type.String()),
+});
+
+/** GET /process/startup-status: the boot lifecycle of the stack. */
+export const StartupStatusBody = Type.Object({
+  phase: StringEnum(
+    ['initializing', 'starting_services', 'ready', 'degraded', 'shutting_down'] as const,
+    {
+      description:
+        'initializing → starting_services → ready | degraded (some enabled process failed to ' +
+        'start); shutting_down once the host stops. ready, degraded and shutting_down are terminal.',
+    },
+  ),
+  terminal: Type.Boolean(),
+  started_at: Nullable(Type.String({ format: 'date-time' })),
+  completed_at: Nullable(Type.String({ format: 'date-time' })),
+  expected_services: Type.Array(Type.String(), {
+    description: 'The processes enabled at boot, sorted',
+  }),
+  services: Type.Record(Type.String(), StartupReadiness, {
+    description: 'Each expected process: pending, starting, ready (running) or failed, with why',
+  }),
+  failures: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Processes that failed to start at boot or crashed since and were left crashed, with the reason',
+  }),
+});
+
+/** A list of update notices. */
+const Notices = Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+  description: 'Always empty: stackd has no self-update',
+});
+
+/** Query of GET /process/update-notices. */
+export const UpdateNoticesQuery = Type.Object({ scope: Type.String({ default: 'project' }) });
+
+/** GET /process/update-notices: always none, in the shape the DUMB dashboard reads. */
+export const UpdateNoticesBody = Type.Object({
+  scope: Type.String(),
+  available: Notices,
+  info: Notices,
+  applied: Notices,
+});

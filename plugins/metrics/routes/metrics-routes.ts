@@ -4,7 +4,6 @@
  */
 import {
   EXPOSITION_SCOPE,
-  Type,
   alsoAnswersExposition,
   defineRoute,
   negotiateExposition,
@@ -13,26 +12,16 @@ import {
 } from '../../../sdk/index.js';
 import { MetricsSeries } from '../../../sdk/contracts/metrics-feed.js';
 import type { MetricsFeedService } from '../metrics-feed-service.js';
-import { HistoryQuery, HistorySeriesQuery, SeriesQuery } from '../schemas.js';
-import { DashboardSnapshot, toDashboardSnapshot } from '../wire/dashboard-snapshot.js';
+import {
+  HistoryPage,
+  HistoryQuery,
+  HistorySeriesQuery,
+  LatestSnapshot,
+  SeriesQuery,
+} from '../schemas.js';
+import { toDashboardSnapshot } from '../wire/dashboard-snapshot.js';
 import { historyPayload } from '../wire/history-request.js';
 import { HistorySeriesPayload } from '../wire/history-series.js';
-
-const HistoryPage = Type.Object({
-  items: Type.Array(DashboardSnapshot),
-  truncated: Type.Boolean({ description: 'More snapshots matched than limit' }),
-});
-
-/** The latest snapshot, saying how old it is: it is the last tick's, not read now. */
-const LatestSnapshot = Type.Object({
-  ...DashboardSnapshot.properties,
-  age_ms: Type.Integer({
-    minimum: 0,
-    description:
-      'How long ago the snapshot was taken (`taken_at`), in milliseconds: samples are collected ' +
-      'on a timer (faster while someone streams /ws/metrics), not per request.',
-  }),
-});
 
 /**
  * GET /metrics: the dashboard's JSON, or the Prometheus exposition when the client asks for a

@@ -4,38 +4,14 @@
  * PostgreSQL mirror and never wrote JSONL files, and says so in the same fields.
  */
 import { statSync } from 'node:fs';
-import { Nullable, Type, defineRoute } from '../../../sdk/index.js';
+import { defineRoute } from '../../../sdk/index.js';
 import type { MetricsFeedService } from '../metrics-feed-service.js';
-
-const SqliteStatus = Type.Object({
-  path: Type.String(),
-  samples: Type.Integer(),
-  compressed_bytes: Type.Integer({ description: 'Stored (deflated) snapshot bytes' }),
-  raw_bytes: Nullable(Type.Integer({ description: 'Not tracked: null' })),
-  compression_ratio: Nullable(Type.Number({ description: 'Not tracked: null' })),
-  file_bytes: Type.Integer({ description: 'The database file with its journal' }),
-  oldest_timestamp: Nullable(Type.Number({ description: 'Epoch seconds' })),
-  newest_timestamp: Nullable(Type.Number({ description: 'Epoch seconds' })),
-});
-
-const StorageStatus = Type.Object({
-  history_enabled: Type.Boolean(),
-  configured_provider: Type.Literal('sqlite'),
-  active_provider: Type.Literal('sqlite'),
-  fallback_active: Type.Boolean({
-    description: 'Always false: there is nothing to fall back from',
-  }),
-  last_error: Nullable(Type.String()),
-  last_postgresql_success: Type.Null(),
-  sqlite: SqliteStatus,
-  postgresql: Type.Null({ description: 'stackd has no PostgreSQL history' }),
-  legacy_jsonl: Type.Object({
-    files: Type.Integer(),
-    bytes: Type.Integer(),
-    migration: Nullable(Type.String()),
-    preserved: Type.Boolean(),
-  }),
-});
+import {
+  HistoryMigrateQuery,
+  HistoryMigrateResult,
+  StorageStatus,
+  StorageStatusQuery,
+} from '../schemas.js';
 
 function fileBytes(path: string): number {
   let total = 0;
@@ -59,7 +35,7 @@ export function historyStorageRoute(feed: MetricsFeedService, sqlitePath: string
     description: '`probe_postgresql` is accepted and ignored: stackd keeps history in SQLite only.',
     tags: ['metrics'],
     schema: {
-      query: Type.Object({ probe_postgresql: Type.Optional(Type.Boolean()) }),
+      query: StorageStatusQuery,
       response: StorageStatus,
     },
     handler: () => {
@@ -97,13 +73,8 @@ export function historyMigrateRoute() {
       "Answers an import that found nothing, in the shape DUMB's Metrics settings read; `force` is accepted.",
     tags: ['metrics'],
     schema: {
-      query: Type.Object({ force: Type.Optional(Type.Boolean()) }),
-      response: Type.Object({
-        completed: Type.Boolean(),
-        files: Type.Integer(),
-        samples: Type.Integer(),
-        skipped: Type.Integer(),
-      }),
+      query: HistoryMigrateQuery,
+      response: HistoryMigrateResult,
     },
     handler: () => ({ completed: true, files: 0, samples: 0, skipped: 0 }),
   });

@@ -1,11 +1,9 @@
 /** POST /config/service-config: read or replace the config file a service's block declares. */
 import {
-  ConfigFieldChangeSchema as FieldChange,
   ErrorBody,
   defineRoute,
   listProcessEntries,
   requireProcessEntry,
-  StringEnum,
   Type,
   type Logger,
   type StackConfig,
@@ -20,117 +18,13 @@ import {
 } from '../service-config/service-config-file.js';
 import { previewServiceConfig } from '../service-config/service-config-preview.js';
 import { structureToText } from '../service-config/format-writer.js';
-
-const Format = StringEnum(['json', 'yaml', 'conf', 'python', 'xml'] as const);
-
-const ServiceConfigBody = Type.Object(
-  {
-    service_name: Type.String({ minLength: 1, description: 'process_name (or config key).' }),
-    updates: Type.Optional(
-      Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())], {
-        description:
-          'The whole new file content as text, or the edited structure (as the read answer ' +
-          "gives it in `config`; written back in the file's format — not for Python); omit " +
-          '(or empty) to read.',
-      }),
-    ),
-    config_format: Type.Optional(
-      Type.String({ description: 'Ignored: the format comes from the catalog or the extension.' }),
-    ),
-    dry_run: Type.Optional(
-      Type.Boolean({
-        description:
-          'With updates: check them and answer what writing them would change, writing nothing ' +
-          '(the same as POST /config/service-config/preview).',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const ServiceConfigRead = Type.Object({
-  service: Type.String(),
-  config_key: Type.String(),
-  service_path: Type.String({ description: 'The file (from the block, never from the request).' }),
-  config_format: Format,
-  raw: Type.String(),
-  config: Type.Optional(
-    Type.Unknown({
-      description: 'The parsed structure (json, yaml, xml, conf sections); absent for python.',
-    }),
-  ),
-});
-
-const ServiceConfigWritten = Type.Object({
-  status: Type.Literal('Config updated successfully'),
-  service: Type.String(),
-  config_key: Type.String(),
-  service_path: Type.String(),
-  config_format: Format,
-  backup_path: Type.Union([Type.String(), Type.Null()], {
-    description: 'The previous file, kept as <file>.bak; null when there was none.',
-  }),
-});
-
-const ServiceConfigDryRun = Type.Object(
-  {
-    status: Type.Literal('dry_run'),
-    service: Type.String(),
-    config_key: Type.String(),
-    service_path: Type.String(),
-    config_format: Format,
-    exists: Type.Boolean({ description: 'Whether the file exists now.' }),
-    changed: Type.Boolean({ description: 'Whether the text differs from the file.' }),
-    diff: Type.Array(FieldChange, {
-      description:
-        'Field-level changes of the parsed structures (secrets as changed, never their ' +
-        'values); empty for python files, whose structure is not parsed.',
-    }),
-    lines: Type.Object(
-      {
-        old_lines: Type.Integer(),
-        new_lines: Type.Integer(),
-        first_changed: Type.Union([Type.Integer(), Type.Null()]),
-        last_changed: Type.Union([Type.Integer(), Type.Null()]),
-      },
-      {
-        description:
-          'The region that differs (leading and trailing equal lines left out), 1-based in the ' +
-          'new text.',
-      },
-    ),
-    effect: Type.Object({
-      process_name: Type.String(),
-      action: Type.Literal('nothing'),
-      reason: Type.String(),
-    }),
-  },
-  {
-    title: 'ServiceConfigDryRun',
-    examples: [
-      {
-        status: 'dry_run',
-        service: 'Sonarr',
-        config_key: 'sonarr',
-        service_path: '/config/sonarr/config.xml',
-        config_format: 'xml',
-        exists: true,
-        changed: true,
-        diff: [
-          { path: 'Config.Port', old: 8989, new: 8990 },
-          { path: 'Config.ApiKey', secret: 'changed' },
-        ],
-        lines: { old_lines: 12, new_lines: 12, first_changed: 3, last_changed: 5 },
-        effect: {
-          process_name: 'Sonarr',
-          action: 'nothing',
-          reason:
-            'writing the file restarts nothing: Sonarr reads it when it starts; restart it to apply',
-        },
-      },
-    ],
-  },
-);
+import {
+  ServiceConfigBody,
+  ServiceConfigDryRun,
+  ServiceConfigPreviewBody,
+  ServiceConfigRead,
+  ServiceConfigWritten,
+} from '../schemas.js';
 
 const DESCRIPTION = [
   "Only the block's `config_file` (relative → data dir) is opened. Format from the catalog's",
@@ -219,16 +113,6 @@ export function serviceConfigRoute(deps: ServiceConfigRouteDeps) {
   });
 }
 
-const PreviewBody = Type.Object(
-  {
-    service_name: ServiceConfigBody.properties.service_name,
-    updates: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())], {
-      description: 'The new file content (text), or the edited structure, as for the write.',
-    }),
-  },
-  { additionalProperties: false },
-);
-
 /** POST /config/service-config/preview: what a write would change, writing nothing. */
 export function serviceConfigPreviewRoute(deps: ServiceConfigRouteDeps) {
   return defineRoute({
@@ -240,7 +124,10 @@ export function serviceConfigPreviewRoute(deps: ServiceConfigRouteDeps) {
       'field-level diff of the parsed structures (secrets as changed, never their values), the ' +
       'region of lines that differs, and that the write alone restarts nothing.',
     tags: ['config'],
-    schema: { body: PreviewBody, response: { 200: ServiceConfigDryRun, 404: ErrorBody } },
+    schema: {
+      body: ServiceConfigPreviewBody,
+      response: { 200: ServiceConfigDryRun, 404: ErrorBody },
+    },
     handler: ({ body }) => dryRun(deps, { ...body, dry_run: true }),
   });
 }

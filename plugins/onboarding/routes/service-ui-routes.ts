@@ -6,27 +6,13 @@
  */
 import {
   defineRoute,
-  Type,
   type JsonRecord,
   type ProxyDefinition,
   type StackConfig,
 } from '../../../sdk/index.js';
 import { SERVICE_UI_PREFIX } from '../service-ui/service-ui-map.js';
 import type { ServiceUiState } from '../service-ui/service-ui-state.js';
-
-const ServiceUiEntry = Type.Object({
-  name: Type.String({ description: 'The process_name.' }),
-  port: Type.Integer(),
-  path: Type.String({ description: 'The proxied route, /service/ui/<key>.' }),
-});
-
-const ServiceUiList = Type.Object({
-  enabled: Type.Boolean({ description: 'Whether the proxy routes are on.' }),
-  services: Type.Array(ServiceUiEntry),
-});
-
-const ServiceUiToggle = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
-const ServiceUiToggled = Type.Object({ message: Type.String(), enabled: Type.Boolean() });
+import { ServiceUiList, ServiceUiToggle, ServiceUiToggled } from '../schemas.js';
 
 const ENABLED_PATH = ['stackd', 'onboarding', 'service_ui_enabled'] as const;
 

@@ -3,11 +3,8 @@
  * and its services. stackd does not update itself or its services, so the answer is always
  * "none" in the shape the dashboard reads (docs/decisions.md §27), never an error.
  */
-import { Type, defineRoute } from '../../../sdk/index.js';
-
-const Notices = Type.Array(Type.Record(Type.String(), Type.Unknown()), {
-  description: 'Always empty: stackd has no self-update',
-});
+import { defineRoute } from '../../../sdk/index.js';
+import { UpdateNoticesBody, UpdateNoticesQuery } from '../schemas.js';
 
 export function updateNoticesRoute() {
   return defineRoute({
@@ -16,13 +13,8 @@ export function updateNoticesRoute() {
     summary: 'Update notices (always none: stackd does not update itself)',
     tags: ['process'],
     schema: {
-      query: Type.Object({ scope: Type.String({ default: 'project' }) }),
-      response: Type.Object({
-        scope: Type.String(),
-        available: Notices,
-        info: Notices,
-        applied: Notices,
-      }),
+      query: UpdateNoticesQuery,
+      response: UpdateNoticesBody,
     },
     handler: ({ query }) => ({ scope: query.scope, available: [], info: [], applied: [] }),
   });

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { JsonRecord } from '../../../sdk/index.js';
 import { extensionsOf, validateGraphSlice } from '../../../plugins/graph/config.js';
 import { GraphService } from '../../../plugins/graph/graph-service.js';
-import { buildKnowledge } from '../../../plugins/graph/knowledge-build.js';
+import { buildKnowledge } from '../../../plugins/graph/knowledge/knowledge-build.js';
 import { readShippedKnowledge } from '../../../plugins/graph/knowledge-files.js';
 import { block, memoryLogger } from './graph-fixtures.js';
 

@@ -1,16 +1,19 @@
 /** Shared set-up for the graph unit tests: the shipped knowledge and small config builders. */
 import type { JsonRecord } from '../../../sdk/index.js';
-import { buildKnowledge } from '../../../plugins/graph/knowledge-build.js';
-import type { KnowledgeExtensions, StackKnowledge } from '../../../plugins/graph/knowledge.js';
+import { buildKnowledge } from '../../../plugins/graph/knowledge/knowledge-build.js';
+import type {
+  KnowledgeExtensions,
+  StackKnowledge,
+} from '../../../plugins/graph/knowledge/knowledge.js';
 import { readShippedKnowledge } from '../../../plugins/graph/knowledge-files.js';
 import { GraphService } from '../../../plugins/graph/graph-service.js';
 import type { DependencyGraphResponse } from '../../../plugins/graph/schemas.js';
-import type { SignalName } from '../../../plugins/graph/signals.js';
+import type { SignalName } from '../../../plugins/graph/knowledge/signals.js';
 import {
   buildStackGraph,
   dependenciesWithSiblings,
   type StackGraph,
-} from '../../../plugins/graph/stack-graph.js';
+} from '../../../plugins/graph/stack/stack-graph.js';
 import type { GraphScope, Logger } from '../../../sdk/index.js';
 
 /** The shipped data, optionally extended as the config slice would. */

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { JsonRecord, ProcessState, ProcessSupervisor } from '../../../sdk/index.js';
 import { GraphService, stateFunction } from '../../../plugins/graph/graph-service.js';
-import { listGraphEntries } from '../../../plugins/graph/stack-entries.js';
+import { listGraphEntries } from '../../../plugins/graph/stack/stack-entries.js';
 import { block, knowledge, memoryLogger } from './graph-fixtures.js';
 
 test('the derived graph is cached until invalidated', (t) => {

@@ -4,12 +4,17 @@
  * relations per config key and add the keys the static and conditional maps name even when the
  * configuration has no block for them (state `missing`).
  */
-import { compareText } from '../../sdk/index.js';
-import { conditionalDepsOfEntry } from './conditional-map.js';
-import type { DependencyRow, DependentRow } from './schemas.js';
-import { combineStrength, sortedSignals, strengthOfSignal, type SignalName } from './signals.js';
-import type { GraphEntry } from './stack-entries.js';
-import type { RelationMap, StackGraph } from './stack-graph.js';
+import { compareText } from '../../../sdk/index.js';
+import { conditionalDepsOfEntry } from '../knowledge/conditional-map.js';
+import type { DependencyRow, DependentRow } from '../schemas.js';
+import {
+  combineStrength,
+  sortedSignals,
+  strengthOfSignal,
+  type SignalName,
+} from '../knowledge/signals.js';
+import type { GraphEntry } from '../stack/stack-entries.js';
+import type { RelationMap, StackGraph } from '../stack/stack-graph.js';
 
 /** The state of one process (live status, `disabled` or `unknown`). */
 export type StateOf = (entry: GraphEntry) => string;

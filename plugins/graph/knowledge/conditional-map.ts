@@ -3,7 +3,7 @@
  * needs first, built from the shipped base map and rules applied to what is enabled.
  */
 import type { ConditionalRule, MountProvider, StackKnowledge } from './knowledge.js';
-import type { GraphEntry } from './stack-entries.js';
+import type { GraphEntry } from '../stack/stack-entries.js';
 
 /** Config key → entries of that key, in file order. */
 export type EntriesByKey = ReadonlyMap<string, readonly GraphEntry[]>;

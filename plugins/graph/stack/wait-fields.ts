@@ -3,9 +3,9 @@
  * `wait_for_mounts`) in every form users write them: a string, one object, or a list of either.
  * Each wait yields the references that name its provider.
  */
-import type { JsonRecord } from '../../sdk/index.js';
+import type { JsonRecord } from '../../../sdk/index.js';
 import { normalizePath } from './stack-entries.js';
-import { isJsonRecord } from '../../sdk/index.js';
+import { isJsonRecord } from '../../../sdk/index.js';
 
 /** One URL a process waits for. */
 export interface UrlWait {

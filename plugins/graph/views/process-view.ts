@@ -3,9 +3,9 @@
  * nodes, edges (dependency → dependent), parallel groups and context. A one-hop view over the
  * whole-stack relations; pure apart from the state function it is given.
  */
-import { compareLabels, compareText, isoSeconds } from '../../sdk/index.js';
-import type { GraphScope, ParallelGroup } from '../../sdk/index.js';
-import { conditionalDepsOfEntry } from './conditional-map.js';
+import { compareLabels, compareText, isoSeconds } from '../../../sdk/index.js';
+import type { GraphScope, ParallelGroup } from '../../../sdk/index.js';
+import { conditionalDepsOfEntry } from '../knowledge/conditional-map.js';
 import { dependencyRowsOf, dependentRowsOf, type StateOf } from './key-rows.js';
 import { startupOrderOf } from './startup-order.js';
 import type {
@@ -14,21 +14,21 @@ import type {
   GraphEdge,
   GraphNode,
   LinkedRow,
-} from './schemas.js';
+} from '../schemas.js';
 import {
   classify,
   combineStrength,
   sortedSignals,
   strengthOfSignal,
   type SignalName,
-} from './signals.js';
-import type { GraphEntry } from './stack-entries.js';
+} from '../knowledge/signals.js';
+import type { GraphEntry } from '../stack/stack-entries.js';
 import {
   dependenciesWithSiblings,
   dependentsWithSiblings,
   type RelationMap,
   type StackGraph,
-} from './stack-graph.js';
+} from '../stack/stack-graph.js';
 
 const STRENGTH_ORDER = { hard_runtime: 0, hard_configured: 1, soft_linkage: 2 } as const;
 

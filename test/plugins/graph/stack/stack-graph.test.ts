@@ -1,12 +1,12 @@
 import test from 'ava';
-import type { JsonRecord } from '../../../sdk/index.js';
-import type { KnowledgeExtensions } from '../../../plugins/graph/knowledge.js';
-import type { SignalName } from '../../../plugins/graph/signals.js';
+import type { JsonRecord } from '../../../../sdk/index.js';
+import type { KnowledgeExtensions } from '../../../../plugins/graph/knowledge/knowledge.js';
+import type { SignalName } from '../../../../plugins/graph/knowledge/signals.js';
 import {
   dependenciesWithSiblings,
   dependentsWithSiblings,
-} from '../../../plugins/graph/stack-graph.js';
-import { block, graphOf, instances, relation } from './graph-fixtures.js';
+} from '../../../../plugins/graph/stack/stack-graph.js';
+import { block, graphOf, instances, relation } from '../graph-fixtures.js';
 
 interface SignalCase {
   readonly what: string;

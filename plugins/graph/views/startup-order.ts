@@ -3,11 +3,11 @@
  * then its dependent rows in start order.
  */
 import { labelOfKey, type StateOf } from './key-rows.js';
-import type { DependencyRow, DependentRow, StartupStep } from './schemas.js';
-import { combineStrength } from './signals.js';
-import type { GraphEntry } from './stack-entries.js';
-import type { RelationMap, StackGraph } from './stack-graph.js';
-import { planWaves } from './startup-plan.js';
+import type { DependencyRow, DependentRow, StartupStep } from '../schemas.js';
+import { combineStrength } from '../knowledge/signals.js';
+import type { GraphEntry } from '../stack/stack-entries.js';
+import type { RelationMap, StackGraph } from '../stack/stack-graph.js';
+import { planWaves } from '../stack/startup-plan.js';
 
 const NO_RELATIONS: RelationMap = new Map();
 

@@ -1,10 +1,10 @@
 import test from 'ava';
-import type { JsonRecord } from '../../../sdk/index.js';
+import type { JsonRecord } from '../../../../sdk/index.js';
 import {
   buildConditionalMap,
   conditionalDepsOfEntry,
-} from '../../../plugins/graph/conditional-map.js';
-import { graphOf, instances, block, knowledge } from './graph-fixtures.js';
+} from '../../../../plugins/graph/knowledge/conditional-map.js';
+import { graphOf, instances, block, knowledge } from '../graph-fixtures.js';
 
 function mapOf(document: JsonRecord): Record<string, string[]> {
   const graph = graphOf(document);

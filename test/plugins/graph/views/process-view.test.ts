@@ -3,8 +3,8 @@
  * scope, edge direction, rows and lookups.
  */
 import test from 'ava';
-import type { JsonRecord } from '../../../sdk/index.js';
-import { block, instances, serviceOf, viewOf } from './graph-fixtures.js';
+import type { JsonRecord } from '../../../../sdk/index.js';
+import { block, instances, serviceOf, viewOf } from '../graph-fixtures.js';
 
 const postgresStack: JsonRecord = {
   postgres: block('PostgreSQL', { port: 5432 }),

@@ -5,8 +5,8 @@
  * process too). Each entry carries what the derivation matches on: core refs, ports, mount points.
  */
 import { posix } from 'node:path';
-import { listProcessEntries, type ProcessEntry } from '../../sdk/index.js';
-import type { JsonRecord } from '../../sdk/index.js';
+import { listProcessEntries, type ProcessEntry } from '../../../sdk/index.js';
+import type { JsonRecord } from '../../../sdk/index.js';
 
 /** One process of the document (the sdk's process entry) with what the derivation matches on. */
 export interface GraphEntry extends ProcessEntry {

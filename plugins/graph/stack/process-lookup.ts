@@ -4,8 +4,8 @@
  * only the graph knows: a config key with instances, a display name or an alias of the shipped
  * knowledge ("postgresql", "Plex Media Server"), which picks the key's first enabled process.
  */
-import { findProcessEntry, normalizeProcessName } from '../../sdk/index.js';
-import type { StackKnowledge } from './knowledge.js';
+import { findProcessEntry, normalizeProcessName } from '../../../sdk/index.js';
+import type { StackKnowledge } from '../knowledge/knowledge.js';
 import type { GraphEntry } from './stack-entries.js';
 
 /** The process `requested` names, or undefined. */

@@ -6,8 +6,8 @@ import {
   ordersStartup,
   type SignalName,
   type Strength,
-} from '../../../plugins/graph/signals.js';
-import { knowledge } from './graph-fixtures.js';
+} from '../../../../plugins/graph/knowledge/signals.js';
+import { knowledge } from '../graph-fixtures.js';
 
 const combinations: [SignalName[], Strength][] = [
   [['core_service_map'], 'hard_runtime'],

@@ -4,10 +4,14 @@ import {
   mountPointsOf,
   normalizeCoreRefs,
   portsOf,
-} from '../../../plugins/graph/stack-entries.js';
-import { dirWaitsOf, mountWaitsOf, urlWaitsOf } from '../../../plugins/graph/wait-fields.js';
-import { ancestorsOf } from '../../../plugins/graph/entry-index.js';
-import { block, instances, knowledge } from './graph-fixtures.js';
+} from '../../../../plugins/graph/stack/stack-entries.js';
+import {
+  dirWaitsOf,
+  mountWaitsOf,
+  urlWaitsOf,
+} from '../../../../plugins/graph/stack/wait-fields.js';
+import { ancestorsOf } from '../../../../plugins/graph/stack/entry-index.js';
+import { block, instances, knowledge } from '../graph-fixtures.js';
 
 const legacy = knowledge().legacyCoreRefs;
 

@@ -4,16 +4,16 @@
  * are the same relations seen from the other end, so an edge carries the same signals whichever
  * process the graph is asked for. Built once per configuration version; pure.
  */
-import type { JsonRecord } from '../../sdk/index.js';
+import type { JsonRecord } from '../../../sdk/index.js';
 import {
   buildConditionalMap,
   conditionalDepsOfEntry,
   providersOfMount,
   type KeyDependencyMap,
-} from './conditional-map.js';
+} from '../knowledge/conditional-map.js';
 import { EntryIndex } from './entry-index.js';
-import type { StackKnowledge } from './knowledge.js';
-import type { SignalName } from './signals.js';
+import type { StackKnowledge } from '../knowledge/knowledge.js';
+import type { SignalName } from '../knowledge/signals.js';
 import { listGraphEntries, type GraphEntry } from './stack-entries.js';
 import { dirWaitsOf, mountWaitsOf, urlWaitsOf } from './wait-fields.js';
 

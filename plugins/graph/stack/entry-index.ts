@@ -2,7 +2,7 @@
  * Lookups over the entries of one configuration: by process name, config key, port and mount
  * point, and the rules that turn a reference (a name, a key, a display name) into entries.
  */
-import type { StackKnowledge } from './knowledge.js';
+import type { StackKnowledge } from '../knowledge/knowledge.js';
 import type { GraphEntry } from './stack-entries.js';
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

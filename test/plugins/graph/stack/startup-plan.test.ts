@@ -1,6 +1,9 @@
 import test from 'ava';
-import { planWaves, stronglyConnectedComponents } from '../../../plugins/graph/startup-plan.js';
-import { block, memoryLogger, serviceOf } from './graph-fixtures.js';
+import {
+  planWaves,
+  stronglyConnectedComponents,
+} from '../../../../plugins/graph/stack/startup-plan.js';
+import { block, memoryLogger, serviceOf } from '../graph-fixtures.js';
 
 test('diamond: the top first, the two sides together, the bottom last', (t) => {
   // 0 ← 1, 0 ← 2, {1, 2} ← 3

@@ -94,6 +94,7 @@ export default definePlugin({
     /** Open or close history to match `config` (at start, and when settings change). */
     const applyHistory = () => {
       if (!config.history_enabled) {
+        recorder?.flush();
         recorder = undefined;
         feed.useStore(null);
         database?.close();
@@ -134,6 +135,7 @@ export default definePlugin({
       unsubscribe();
       consumer.stop();
       feed.useStore(null);
+      recorder?.flush();
       recorder = undefined;
       database?.close();
       database = null;

@@ -53,7 +53,11 @@ function summarize(text: string, mainPid: number): Record<string, unknown> {
   for (const line of lines) {
     const path = /openat\([^"]*"([^"]+)"/.exec(line)?.[1];
     if (path === undefined) continue;
-    const pattern = path.replace(/\d+/g, 'N');
+    // A segment with a digit names one process, launch or device: `*` groups them.
+    const pattern = path
+      .split('/')
+      .map((segment) => (/\d/.test(segment) ? '*' : segment))
+      .join('/');
     opens.set(pattern, (opens.get(pattern) ?? 0) + 1);
   }
   const count = (name: string): number => lines.filter((line) => line.includes(` ${name}(`)).length;

@@ -237,10 +237,14 @@ export async function scaleBench(
 ): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
   const loadBefore = loadavg().map((value) => round(value, 2));
   const rows: ScaleRow[] = [];
+  const dir = resolve(options.outDir);
+  mkdirSync(dir, { recursive: true });
   for (const count of options.sizes)
     for (const name of options.supervisors) {
       process.stderr.write(`bench: scale ${name} × ${count}…\n`);
       rows.push(await measure(name, count, options));
+      // Rows so far survive a later failure (a 1,000-process row can take many minutes).
+      writeFileSync(join(dir, 'scale-partial.json'), `${JSON.stringify(rows, null, 2)}\n`);
     }
   const results: ScaleResults = {
     date: new Date().toISOString(),
@@ -250,8 +254,6 @@ export async function scaleBench(
     idle_window_ms: options.idleMs,
     rows,
   };
-  const dir = resolve(options.outDir);
-  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'scale.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(dir, 'scale.md'), `${scaleMarkdown(results)}\n`);
   writeFileSync(join(dir, 'scale.svg'), scaleSvg(results));

@@ -2,8 +2,8 @@
  * The `processes` metrics collector: CPU, RSS, uptime and restarts of every supervised process,
  * summed over its whole process tree (a wrapper script's real work happens in its children).
  * All pids of all trees are read in one pass per tick (`/proc/<pid>/stat` on Linux, pidusage
- * elsewhere); the trees come from the supervisor's `pidTrees`, which scans /proc only after a
- * state change or every few ticks.
+ * elsewhere); the trees come from the supervisor's `pidTrees` (each launch's cgroup members;
+ * the whole process table only for launches without a cgroup).
  */
 import type { ProcessMetrics } from '../../sdk/contracts/metrics-feed.js';
 import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../sdk/index.js';

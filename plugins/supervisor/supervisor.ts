@@ -32,7 +32,7 @@ import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
 import type { LimitBreach } from './limits/limit-watch.js';
 import type { LaunchCgroups, LaunchRecords, StartOutcome } from './runtime/runner-types.js';
-import { liveTrees, readProcTable } from './runtime/proc-table.js';
+import { processTrees, type TreeRoot } from './runtime/process-trees.js';
 import type { AdoptionStamp } from './runtime/process-runner.js';
 import { adoptLeftovers, blockFingerprint, type Adopter } from './adoption/adopt-leftovers.js';
 import { PROCESS_SELF_STOP } from './errors.js';
@@ -215,19 +215,20 @@ export class Supervisor {
   }
 
   /**
-   * A process's tree from a table read now ([] without a pid): a table shared with an earlier
-   * caller could predate a child just forked.
+   * A process's tree read now ([] without a pid): trees shared with an earlier caller could
+   * predate a child just forked. Only this process is looked at.
    */
   async pidTree(processName: string): Promise<number[]> {
-    return [...((await this.scanTrees(this.entries())).get(processName) ?? [])];
+    const entries = this.entries().filter((entry) => entry.process_name === processName);
+    return [...((await this.scanTrees(entries)).get(processName) ?? [])];
   }
 
   /**
    * The tree of every process with a pid, by process name, for metrics. A tree changes when a
-   * process starts or stops or the configuration changes (the next call scans /proc again) or
-   * when a process forks on its own, seen within {@link TREES_MAX_AGE_MS}: a metrics tick every
-   * 2 s then scans every process on the machine every 10 s instead of every tick. Exited pids in
-   * a kept tree cost nothing: usage readers skip pids that are gone.
+   * process starts or stops or the configuration changes (the next call reads the trees again) or
+   * when a process forks on its own, seen within {@link TREES_MAX_AGE_MS}. Reading a tree is one
+   * small cgroup file per process; only processes without a cgroup need the whole process
+   * table. Exited pids in a kept tree cost nothing: usage readers skip pids that are gone.
    */
   readonly pidTrees = this.stateView((entries) => this.scanTrees(entries), TREES_MAX_AGE_MS);
 
@@ -242,21 +243,16 @@ export class Supervisor {
 
   private async scanTrees(entries: readonly ProcessEntry[]): Promise<PidTrees> {
     const trees = new Map<string, readonly number[]>();
-    const roots = new Map<string, number>();
+    const roots = new Map<string, TreeRoot>();
     for (const entry of entries) {
       // The host's own tree would hold every supervised process: it counts alone.
       if (entry.self) trees.set(entry.process_name, [process.pid]);
-      const pid = this.runners.get(entry.process_name)?.pid ?? null;
-      if (!entry.self && pid !== null) roots.set(entry.process_name, pid);
+      const runner = this.runners.get(entry.process_name);
+      const pid = runner?.pid ?? null;
+      if (!entry.self && pid !== null)
+        roots.set(entry.process_name, { pid, cgroup: runner?.cgroup ?? null });
     }
-    const table = await readProcTable();
-    const found =
-      table === null ? new Map<number, number[]>() : liveTrees(table, [...roots.values()]);
-    for (const [name, pid] of roots) {
-      const tree = found.get(pid) ?? [];
-      // A table older than the launch may not know the pid yet.
-      trees.set(name, tree.includes(pid) ? tree : [pid, ...tree]);
-    }
+    for (const [name, tree] of await processTrees(roots)) trees.set(name, tree);
     return trees;
   }
 

@@ -33,34 +33,67 @@ CREATE TABLE IF NOT EXISTS metrics_snapshots (
 /** Rows deleted per statement when pruning by size (keeps each transaction short). */
 const PRUNE_BATCH = 1000;
 
-/** The SQLite snapshot store. Calls are synchronous (node-sqlite3-wasm). */
+interface PendingRow {
+  readonly payload: Uint8Array;
+  readonly series: string;
+  readonly size: number;
+}
+
+/**
+ * The SQLite snapshot store. Calls are synchronous (node-sqlite3-wasm). Appended snapshots wait
+ * in memory until {@link flush} writes them in one transaction: each commit costs two fsyncs and
+ * a lock, so an idle host writing one row at a time woke the disk for every row. Every read
+ * flushes first, so readers never miss a row.
+ */
 export class MetricsHistoryStore {
   private storedBytes: number;
+  private readonly pending = new Map<number, PendingRow>();
+  private pendingBytes = 0;
 
   constructor(private readonly db: Database) {
     db.exec(SCHEMA);
     this.storedBytes = this.sumStoredBytes();
   }
 
-  /** Store a snapshot (a second one with the same timestamp replaces the first). */
+  /** Keep a snapshot for the next flush (a second one with the same timestamp replaces the first). */
   append(snapshot: MetricsSnapshotView): void {
     const at = Date.parse(snapshot.timestamp);
-    const payload = deflateRawSync(JSON.stringify(snapshot));
+    const payload = new Uint8Array(deflateRawSync(JSON.stringify(snapshot)));
     const series = JSON.stringify(toSeriesRow(snapshot));
     const size = payload.byteLength + Buffer.byteLength(series);
-    const replaced = this.db.get<{ stored_size: number }>(
-      'SELECT stored_size FROM metrics_snapshots WHERE timestamp_ms = ?',
-      [at],
-    );
-    this.db.run(
-      'INSERT OR REPLACE INTO metrics_snapshots (timestamp_ms, payload, series, stored_size) VALUES (?, ?, ?, ?)',
-      [at, new Uint8Array(payload), series, size],
-    );
-    this.storedBytes += size - (replaced?.stored_size ?? 0);
+    this.pendingBytes += size - (this.pending.get(at)?.size ?? 0);
+    this.pending.set(at, { payload, series, size });
+  }
+
+  /** Snapshots appended and not written yet. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Write every pending snapshot in one transaction. */
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const rows = [...this.pending];
+    this.db.transaction(() => {
+      for (const [at, row] of rows) {
+        const replaced = this.db.get<{ stored_size: number }>(
+          'SELECT stored_size FROM metrics_snapshots WHERE timestamp_ms = ?',
+          [at],
+        );
+        this.db.run(
+          'INSERT OR REPLACE INTO metrics_snapshots (timestamp_ms, payload, series, stored_size) VALUES (?, ?, ?, ?)',
+          [at, row.payload, row.series, row.size],
+        );
+        this.storedBytes += row.size - (replaced?.stored_size ?? 0);
+      }
+    });
+    this.pending.clear();
+    this.pendingBytes = 0;
   }
 
   /** The latest `limit` snapshots in the window, oldest first; truncated when more matched. */
   read(window: HistoryWindow, limit: number): MetricsHistoryPage {
+    this.flush();
     const rows = this.db.all<{ payload: Uint8Array }>(
       'SELECT payload FROM metrics_snapshots WHERE timestamp_ms >= ? AND timestamp_ms <= ? ORDER BY timestamp_ms DESC LIMIT ?',
       [window.sinceMs, window.untilMs, limit + 1],
@@ -77,6 +110,7 @@ export class MetricsHistoryStore {
 
   /** The compact series rows of the window, oldest first, with their epoch-second times. */
   seriesRows(window: HistoryWindow): { at: number; row: SeriesRow }[] {
+    this.flush();
     return this.db
       .all<{ timestamp_ms: number; series: string }>(
         'SELECT timestamp_ms, series FROM metrics_snapshots WHERE timestamp_ms >= ? AND timestamp_ms <= ? ORDER BY timestamp_ms',
@@ -87,6 +121,7 @@ export class MetricsHistoryStore {
 
   /** Delete snapshots older than the age limit, then the oldest until under the size limit. */
   prune(policy: RetentionPolicy, now = Date.now()): number {
+    this.flush();
     let deleted = this.db.run('DELETE FROM metrics_snapshots WHERE timestamp_ms < ?', [
       now - policy.maxAgeMs,
     ]).changes;
@@ -107,6 +142,7 @@ export class MetricsHistoryStore {
 
   /** Row count and stored (compressed payload + series) bytes. */
   stats(): { samples: number; stored_bytes: number } {
+    this.flush();
     const row = this.db.get<{ samples: number; bytes: number | null }>(
       'SELECT COUNT(*) AS samples, SUM(stored_size) AS bytes FROM metrics_snapshots',
     );
@@ -120,6 +156,7 @@ export class MetricsHistoryStore {
     oldest_ms: number | null;
     newest_ms: number | null;
   } {
+    this.flush();
     const row = this.db.get<{
       samples: number;
       bytes: number | null;
@@ -138,9 +175,9 @@ export class MetricsHistoryStore {
     };
   }
 
-  /** Stored bytes as tracked (cheap; no query). */
+  /** Stored bytes as tracked, pending ones included (cheap; no query). */
   get trackedBytes(): number {
-    return this.storedBytes;
+    return this.storedBytes + this.pendingBytes;
   }
 
   private sumStoredBytes(): number {

@@ -8,12 +8,14 @@
  *   (`fifos/<pid>.out|.err` next to the launch records) and reads what waited in the buffer,
  *   in order, exactly once (a pipe hands each byte to one reader).
  * Nothing reaches the disk unredacted: the bytes wait in kernel memory, not in a file.
- * Where mkfifo is unavailable the launch falls back to ordinary pipes.
+ * The FIFOs are made ahead in batches (fifo-stock.ts). Where mkfifo is unavailable the launch
+ * falls back to ordinary pipes.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { closeSync, constants, openSync, renameSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
+import { fifoStock } from './fifo-stock.js';
 
 /** The two FIFOs of one launch. */
 export interface FifoPaths {
@@ -102,18 +104,13 @@ function pipeOutput(): ChildOutput {
 }
 
 /** Plumbing for one launch; `dir` null (or no mkfifo) means ordinary pipes. */
-export function childOutput(dir: string | null): ChildOutput {
+export async function childOutput(dir: string | null): Promise<ChildOutput> {
   if (dir === null) return pipeOutput();
-  const temp = fifoPathsOf(dir, 0);
-  const staging: FifoPaths = {
-    stdout: `${temp.stdout}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}`,
-    stderr: `${temp.stderr}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}`,
-  };
+  const staging = await fifoStock(dir).take();
+  if (staging === null) return pipeOutput();
   const childEnds: number[] = [];
   const readEnds: Record<StreamName, number> = { stdout: -1, stderr: -1 };
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    execFileSync('mkfifo', ['-m', '600', staging.stdout, staging.stderr], { stdio: 'ignore' });
     for (const stream of STREAMS) {
       // The host's end first: opening it non-blocking needs no writer yet.
       readEnds[stream] = openSync(staging[stream], constants.O_RDONLY | constants.O_NONBLOCK);

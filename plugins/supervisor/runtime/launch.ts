@@ -98,9 +98,10 @@ export async function launch(
   await prepareCwd(spec);
   const [program] = spec.argv;
   if (program === undefined) throw new Error('command is empty');
-  const output = childOutput(fifoDir);
   if (cgroup !== null && !(await programExists(program, spec.cwd, spec.env['PATH'])))
     throw new Error(`cannot run ${program}: program not found`);
+  // After the checks that can fail: its FIFOs are opened already.
+  const output = await childOutput(fifoDir);
   const [file = program, ...args] =
     cgroup === null ? spec.argv : wrappedArgv(cgroup.procsFiles, spec.argv);
   const child = spawn(file, args, {

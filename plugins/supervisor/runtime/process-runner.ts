@@ -11,6 +11,7 @@ import { exitText, type ExitInfo, type LaunchedProcess } from './launch.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { crashLine, logCrash } from './crash-line.js';
 import type { LimitBreach } from '../limits/limit-watch.js';
+import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type {
   RunnerDeps,
   RunningLimitWatch,
@@ -65,6 +66,11 @@ export class ProcessRunner {
   /** The pid while a process is launched. */
   get pid(): number | null {
     return this.launched?.process.pid ?? null;
+  }
+
+  /** The launched process's cgroup (null without a launch or where it has none). */
+  get cgroup(): LaunchCgroup | null {
+    return this.launched?.process.cgroup ?? null;
   }
 
   /** The adoption of the running process, or undefined when this host launched it. */

@@ -79,6 +79,32 @@ test('recorder: stores each new snapshot once and prunes on its own schedule', (
   t.deepEqual(logs, ['metrics history: pruned 1 snapshots']);
 });
 
+test('recorder: writes snapshots in batches at most once a minute; reads and flush see them all', (t) => {
+  const file = join(tempDir('stackd-metrics-'), 'h.sqlite');
+  const store = new MetricsHistoryStore(openSqlite(file));
+  const onDisk = openSqlite(file);
+  const written = () =>
+    Number(onDisk.get<{ n: number }>('SELECT COUNT(*) AS n FROM metrics_snapshots')?.n);
+  const logger = { debug: () => undefined } as unknown as Logger;
+  const recorder = new HistoryRecorder(store, { maxAgeMs: 1e12, maxBytes: 1e12 }, logger);
+  recorder.record(snapshotAt(BASE), BASE);
+  t.is(written(), 1, 'the first snapshot is written at once');
+  for (const offset of [15_000, 30_000, 45_000])
+    recorder.record(snapshotAt(BASE + offset), BASE + offset);
+  t.is(written(), 1, 'three snapshots within the minute wait in memory');
+  t.is(store.pendingCount, 3);
+  const tracked = store.trackedBytes;
+  t.is(store.stats().stored_bytes, tracked, 'pending bytes count in the tracked size');
+  t.is(written(), 4, 'a read flushes first');
+  recorder.record(snapshotAt(BASE + 60_000), BASE + 60_000);
+  t.is(written(), 5, 'a minute after the last batch the next one is written');
+  recorder.record(snapshotAt(BASE + 75_000), BASE + 75_000);
+  t.is(written(), 5);
+  recorder.flush();
+  t.is(written(), 6, 'flush (the plugin stopping) writes the rest');
+  t.is(store.trackedBytes, store.stats().stored_bytes);
+});
+
 test('series from the store: gauge buckets, counter rates with a reset, process values', (t) => {
   const store = openStore();
   const reads = [0, 1000, 3000, 500, 1500, 2500];

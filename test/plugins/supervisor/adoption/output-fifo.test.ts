@@ -15,7 +15,7 @@ const TEN_MIB = 10 * 1024 * 1024;
 
 test('a child writing 10 MiB while no host reads blocks, then drains to the next reader', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'adopt-fifo-'));
-  const output = childOutput(dir);
+  const output = await childOutput(dir);
   t.true(typeof output.stdio[1] === 'number', 'FIFOs, not pipes');
   // 10 MiB of numbered lines, then a last line: exits 0 only when every write succeeded.
   const script = `

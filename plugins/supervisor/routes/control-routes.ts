@@ -62,7 +62,7 @@ export function startServiceRoute(supervisor: Supervisor, control: ProcessContro
     tags: ['process'],
     schema: {
       body: ProcessNameBody,
-      response: { 200: ControlBody, 202: ControlBody, 404: ErrorBody },
+      response: { 200: ControlBody, 202: ControlBody, 404: ErrorBody, 409: ErrorBody },
     },
     handler: ({ body }) => started(body.process_name, false),
   });
@@ -78,7 +78,7 @@ export function restartServiceRoute(supervisor: Supervisor, control: ProcessCont
     tags: ['process'],
     schema: {
       body: ProcessNameBody,
-      response: { 200: ControlBody, 202: ControlBody, 404: ErrorBody },
+      response: { 200: ControlBody, 202: ControlBody, 404: ErrorBody, 409: ErrorBody },
     },
     handler: ({ body }) => started(body.process_name, true),
   });

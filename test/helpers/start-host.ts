@@ -125,9 +125,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () =>
-        reject(
-          new Error(`host did not listen within ${bootTimeoutMs(options)} ms:\n${output}`),
-        ),
+        reject(new Error(`host did not listen within ${bootTimeoutMs(options)} ms:\n${output}`)),
       bootTimeoutMs(options),
     );
     const onData = (): void => {

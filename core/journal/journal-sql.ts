@@ -1,5 +1,12 @@
 /** The journal's SQL: its schema, the wire form of an event built by SQLite, page conditions. */
-import type { JournalQuery } from './journal-store.js';
+
+/** A page query: events after `since` matching the filters, oldest first. */
+export interface JournalQuery {
+  readonly since: number;
+  readonly kinds?: readonly string[] | undefined;
+  readonly subject?: string | undefined;
+  readonly limit: number;
+}
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (

@@ -20,6 +20,7 @@ import {
   WIRE_JSON,
   wireJson,
 } from './journal-sql.js';
+import type { JournalQuery } from './journal-sql.js';
 
 /** Retention and commit pacing (`stackd.journal`). */
 export interface JournalSettings {
@@ -29,13 +30,8 @@ export interface JournalSettings {
   readonly maxAgeMs: number;
 }
 
-/** A page query: events after `since` matching the filters, oldest first. */
-export interface JournalQuery {
-  readonly since: number;
-  readonly kinds?: readonly string[] | undefined;
-  readonly subject?: string | undefined;
-  readonly limit: number;
-}
+/** A page query (defined beside the SQL it becomes). */
+export type { JournalQuery } from './journal-sql.js';
 
 /** A committed event with its wire form, serialized once for every reader. */
 export interface StoredEvent {

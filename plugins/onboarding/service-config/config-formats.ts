@@ -15,13 +15,10 @@ import type * as XmlLibrary from 'fast-xml-parser';
 import type * as YamlLibrary from 'yaml';
 import type { ServiceConfigFormat } from '../../../sdk/index.js';
 import { nestingProblem } from './nesting-limit.js';
+import type { FormatProblem } from './format-problem.js';
 import { checkPython } from './python-check.js';
 
-/** Why content is not valid: a 1-based line and a message. */
-export interface FormatProblem {
-  readonly line: number;
-  readonly message: string;
-}
+export type { FormatProblem } from './format-problem.js';
 
 const BY_EXTENSION: Readonly<Record<string, ServiceConfigFormat>> = {
   '.json': 'json',

@@ -3,7 +3,7 @@
  * triple quotes) must be closed, brackets balanced and matched, outside comments and strings.
  * It does not parse Python: an invalid file can pass; a file failing this is invalid.
  */
-import type { FormatProblem } from './config-formats.js';
+import type { FormatProblem } from './format-problem.js';
 
 const CLOSING: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
 

@@ -43,7 +43,15 @@ test('cgroup: the kernel kills the hog tree at memory_max, it restarts, the reas
     what: 'the hog restarted after hitting memory_max',
     timeoutMs: 60_000,
   });
-  const after = await limitsOf(host.url, 'Hog');
+  // The reason is read from the cgroup after the exit is seen, so on a busy machine it can land
+  // a moment after the restart count (a full-suite run once read it empty there).
+  const after = await eventually(
+    async () => {
+      const limits = await limitsOf(host.url, 'Hog');
+      return limits.last_event === null ? undefined : limits;
+    },
+    { what: 'the limit event of the kill', timeoutMs: 30_000 },
+  );
   t.regex(
     after.last_event?.reason ?? '',
     /^killed by the kernel: memory limit 96 MiB reached \(peak \d+(\.\d)? MiB\)$/,

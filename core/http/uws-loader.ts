@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type * as UwsFloor from 'uws-floor';
+import { MAX_HEADER_BYTES } from './request-framing.js';
 
 /** The uWS API every build provides: the 20.30 typings are the floor. */
 export type UwsModule = typeof UwsFloor;
@@ -53,8 +54,17 @@ export class UwsUnavailableError extends Error {
 
 const requireHere = createRequire(import.meta.url);
 
+/**
+ * Newer builds (20.36 on, e.g. `@btc-vision/uwebsockets.js`) read their header-section limit from
+ * this variable when the binary loads and answer 431 past it; their default, 4 KB, is below what
+ * browsers with large cookies send. Set to stackd's own limit (docs/api-conventions.md) unless the
+ * operator chose one. 20.30 has no such setting: see the same document.
+ */
+const HEADER_LIMIT_VARIABLE = 'UWS_HTTP_MAX_HEADERS_SIZE';
+
 /** Try each build in order; throws UwsUnavailableError when none loads natively. */
 export function loadUwsBuild(): UwsBuild {
+  process.env[HEADER_LIMIT_VARIABLE] ??= String(MAX_HEADER_BYTES);
   const failures: string[] = [];
   for (const candidate of CANDIDATES) {
     const attempt = tryCandidate(candidate);

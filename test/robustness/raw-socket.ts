@@ -17,10 +17,13 @@ export interface RawExchange {
   readonly elapsedMs: number;
 }
 
-/** Send `payload` to 127.0.0.1:`port` and wait for the host to close, at most `timeoutMs`. */
+/**
+ * Send `payload` to 127.0.0.1:`port` and wait for the host to close, at most `timeoutMs`. A list
+ * is sent piece by piece, 50 ms apart, so the host reads each piece separately.
+ */
 export function exchangeRaw(
   port: number,
-  payload: string,
+  payload: string | readonly string[],
   timeoutMs: number,
 ): Promise<RawExchange> {
   const started = Date.now();
@@ -42,7 +45,11 @@ export function exchangeRaw(
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
     socket.on('close', () => finish(true));
     socket.on('error', () => undefined);
-    socket.write(payload, 'latin1');
+    const pieces = typeof payload === 'string' ? [payload] : payload;
+    pieces.forEach((piece, index) => {
+      if (index === 0) socket.write(piece, 'latin1');
+      else setTimeout(() => socket.writable && socket.write(piece, 'latin1'), index * 50);
+    });
   });
 }
 
@@ -51,6 +58,8 @@ export const SMUGGLING_CASES: ReadonlyArray<{
   readonly name: string;
   readonly head: (path: string) => string;
   readonly status: number;
+  /** Whether closing with no answer at all is also a refusal for this case. */
+  readonly unansweredAllowed?: boolean;
 }> = [
   {
     name: 'two conflicting Content-Length headers',
@@ -73,5 +82,10 @@ export const SMUGGLING_CASES: ReadonlyArray<{
     name: 'headers over 64 KB',
     head: (path) => `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`,
     status: 431,
+    // uWS 20.30 keeps at most 4 KB of a header section between two reads: when these 70 KB
+    // reach it in more than one read (loopback segments at 64 KB, so that depends on timing) it
+    // closes the connection with nothing written (docs/api-conventions.md). Refused and closed
+    // either way; only the answer can be missing.
+    unansweredAllowed: true,
   },
 ];

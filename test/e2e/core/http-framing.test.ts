@@ -42,8 +42,12 @@ for (const path of ['/hello/echo', '/no/such/route', '/hello/proxy/up/x']) {
     test(`${smuggle.name} on ${path}: ${smuggle.status} and the connection closed`, async (t) => {
       const before = upstreamRequests;
       const answer = await exchangeRaw(host.port, smuggle.head(path), 15_000);
-      t.is(answer.status, smuggle.status, answer.received.slice(0, 200));
-      t.regex(answer.received, /"code":"REQUEST_/);
+      if (answer.status === null && smuggle.unansweredAllowed === true) {
+        t.is(answer.received, '', 'uWS closed it before JavaScript: nothing at all is written');
+      } else {
+        t.is(answer.status, smuggle.status, answer.received.slice(0, 200));
+        t.regex(answer.received, /"code":"REQUEST_/);
+      }
       t.true(answer.closed, 'closed by the host');
       t.true(answer.elapsedMs < AT_ONCE_MS, `closed after ${answer.elapsedMs} ms`);
       t.is(upstreamRequests, before, 'nothing reached the proxied service');
@@ -57,6 +61,18 @@ test('one Content-Length that is a number still works (the check is not too eage
     'GET /health HTTP/1.1\r\nHost: 127.0.0.1:1\r\nConnection: close\r\n\r\n',
     15_000,
   );
+  t.is(answer.status, 200, answer.received.slice(0, 200));
+});
+
+test('a 3.5 KB header section that arrives in two reads is answered', async (t) => {
+  const head = `GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: ${'c'.repeat(3_500)}\r\n\r\n`;
+  const answer = await exchangeRaw(host.port, [head.slice(0, 40), head.slice(40)], 15_000);
+  t.is(answer.status, 200, answer.received.slice(0, 200));
+});
+
+test('a 60 KB header section that arrives in one read is answered', async (t) => {
+  const head = `GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: ${'c'.repeat(60_000)}\r\n\r\n`;
+  const answer = await exchangeRaw(host.port, head, 15_000);
   t.is(answer.status, 200, answer.received.slice(0, 200));
 });
 

@@ -34,7 +34,8 @@ function main(): void {
     const nodeModule = require('node:module') as { enableCompileCache?: () => unknown };
     nodeModule.enableCompileCache?.();
     const { runClient } = require('./program.cjs') as typeof import('./program.cjs');
-    void runClient(process.argv);
+    // `help` lists every command; any other builds only its own (cheaper to start).
+    void runClient(process.argv, command === 'help' ? undefined : command);
     return;
   }
   // The host is an ES module: import() is the way in from CommonJS.

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { contextOf } from './context.cjs';
 import { examples, run } from './define-helpers.cjs';
 
-export function processCommands(program: Command): void {
+/** `status`. */
+export function statusCommand(program: Command): void {
   program
     .command('status')
     .description(
@@ -29,6 +30,10 @@ export function processCommands(program: Command): void {
         await status(contextOf(command), command.args, command.opts());
       }),
     );
+}
+
+/** `start`, `stop` and `restart`. */
+export function controlCommands(program: Command): void {
   for (const action of ['start', 'stop', 'restart'] as const)
     program
       .command(action)
@@ -55,6 +60,10 @@ export function processCommands(program: Command): void {
           await control(contextOf(command), action, command.args, command.opts());
         }),
       );
+}
+
+/** `logs`. */
+export function logsCommand(program: Command): void {
   program
     .command('logs')
     .description(
@@ -82,6 +91,10 @@ export function processCommands(program: Command): void {
         await logs(contextOf(command), command.args, command.opts());
       }),
     );
+}
+
+/** `graph`. */
+export function graphCommand(program: Command): void {
   program
     .command('graph')
     .description('the dependency graph: each process, and under it what waits for it (and how)')

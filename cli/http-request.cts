@@ -40,6 +40,12 @@ export function exchange(request: RawExchange): Promise<RawAnswer> {
   const secure = request.url.protocol === 'https:';
   const send = secure ? httpsClient().request : httpRequest;
   return new Promise((resolve, reject) => {
+    let timedOut: Error | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      reject(timedOut ?? error);
+    };
     const outgoing = send(
       request.url,
       {
@@ -51,24 +57,32 @@ export function exchange(request: RawExchange): Promise<RawAnswer> {
             : { 'content-length': String(Buffer.byteLength(request.body)) }),
         },
         agent: secure ? httpsClient().agent : httpAgent,
-        ...(request.timeoutMs === undefined
-          ? {}
-          : { signal: AbortSignal.timeout(request.timeoutMs) }),
       },
       (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
+        response.on('end', () => {
+          clearTimeout(timer);
           resolve({
             status: response.statusCode ?? 0,
             text: Buffer.concat(chunks).toString('utf8'),
             etag: response.headers.etag,
-          }),
-        );
-        response.on('error', reject);
+          });
+        });
+        response.on('error', fail);
       },
     );
-    outgoing.on('error', reject);
+    outgoing.on('error', fail);
+    // A timer, not an AbortSignal: the signal option loads stream machinery that cost a few ms
+    // of CPU on every run. Like AbortSignal.timeout it keeps no process alive by itself.
+    if (request.timeoutMs !== undefined) {
+      const limit = request.timeoutMs;
+      timer = setTimeout(() => {
+        timedOut = new Error(`no answer within ${limit} ms`);
+        timedOut.name = 'TimeoutError';
+        outgoing.destroy(timedOut);
+      }, limit).unref();
+    }
     outgoing.end(request.body);
   });
 }

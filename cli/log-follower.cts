@@ -1,16 +1,24 @@
 /**
- * Following logs without losing or repeating a line. The WebSocket `/ws/logs` only says "this
- * process wrote lines" (the host writes each batch to the file before it publishes it); the
- * lines themselves are read with GET /logs and its cursor (a byte offset after the last complete
- * line, plus the file's identity). So a dropped frame, a reconnect or a host restart costs
- * nothing: the next read starts exactly where the last one ended.
+ * Following logs without losing or repeating a line. The lines come from GET /logs and its
+ * cursor (a byte offset after the last complete line, plus the file's identity), and then from
+ * the WebSocket `/ws/logs`, whose frames say where their lines sit in the file (the cursor before
+ * and after them). A frame that continues exactly at our cursor is printed as it is; one we have
+ * already read is skipped; anything else (a dropped frame, a rotated file, a frame without
+ * cursor fields from an older host) makes us read GET /logs from our cursor, which is exact. So
+ * a steady follow costs no request at all, and a reconnect or a host restart costs one read.
  */
-import type { LogChunkBody } from '../plugins/supervisor/logs/log-schemas.js';
+import type { LogChunkBody, LogStreamMessage } from '../plugins/supervisor/logs/log-schemas.js';
 import type { ApiClient } from './api.cjs';
 import { CliError, EXIT } from './errors.cjs';
 
 /** The largest read the host allows: a reader this far behind starts over (reset). */
 const MAX_TAIL_BYTES = 8_388_608;
+
+/** Frames kept while a read is in flight; past this, the next read covers them instead. */
+const MAX_QUEUED_FRAMES = 10_000;
+
+/** A /ws/logs frame (format=json). */
+export type LogFrame = Omit<LogStreamMessage, 'type'>;
 
 interface FollowedLog {
   readonly name: string;
@@ -18,6 +26,8 @@ interface FollowedLog {
   fileId: string | null;
   busy: boolean;
   dirty: boolean;
+  /** Frames that arrived while a read was in flight, oldest first. */
+  queued: LogFrame[];
 }
 
 /** What the follower prints: the lines of one process, and notices. */
@@ -45,7 +55,7 @@ export class LogFollower {
     this.logs = new Map(
       names.map((name) => [
         name,
-        { name, cursor: undefined, fileId: null, busy: false, dirty: false },
+        { name, cursor: undefined, fileId: null, busy: false, dirty: false, queued: [] },
       ]),
     );
   }
@@ -65,15 +75,33 @@ export class LogFollower {
     return this.logs.has(name);
   }
 
-  /** New lines may be there: read them (one read at a time per process, coalescing wake-ups). */
-  wake(name: string): void {
-    const log = this.logs.get(name);
-    if (log !== undefined) void this.pump(log);
+  /** A frame arrived: print it when it continues at the cursor, else read from the cursor. */
+  receive(frame: LogFrame): void {
+    const log = this.logs.get(frame.process_name);
+    if (log === undefined) return;
+    if (log.busy) {
+      if (log.queued.length < MAX_QUEUED_FRAMES) log.queued.push(frame);
+      else log.dirty = true;
+      return;
+    }
+    if (!this.apply(log, frame)) void this.pump(log);
   }
 
   /** Read every followed log (after a reconnect). */
   wakeAll(): void {
     for (const log of this.logs.values()) void this.pump(log);
+  }
+
+  /** Print a frame that continues at the cursor, skip one already read; false: read instead. */
+  private apply(log: FollowedLog, frame: LogFrame): boolean {
+    const { file_id: fileId, previous_cursor: previous, cursor } = frame;
+    if (fileId === undefined || previous === undefined || cursor === undefined) return false;
+    if (log.cursor === undefined || fileId !== log.fileId) return false;
+    if (cursor <= log.cursor) return true;
+    if (previous !== log.cursor) return false;
+    this.sink.lines(log.name, frame.lines);
+    log.cursor = cursor;
+    return true;
   }
 
   private async pump(log: FollowedLog): Promise<void> {
@@ -85,18 +113,27 @@ export class LogFollower {
     try {
       do {
         log.dirty = false;
+        // Every frame received so far was written before this read starts: the read covers it.
+        log.queued = [];
         const before = log.cursor;
         const chunk = await this.read(log, MAX_TAIL_BYTES);
         // A reset after we had a cursor: the file was rotated (or truncated); say so.
         if (chunk.reset && before !== undefined && chunk.chunk !== '')
           this.sink.notice(`${log.name}: log file rotated, reading the new file from its start`);
         this.sink.lines(log.name, chunkLines(chunk.chunk));
+        // Frames that arrived during the read: skip what it covered, print what follows it.
+        for (const frame of log.queued)
+          if (!this.apply(log, frame)) {
+            log.dirty = true;
+            break;
+          }
       } while (log.dirty);
     } catch (error) {
       // Unreachable host: the reconnect reads again from the same cursor.
       if (!(error instanceof CliError) || error.code !== EXIT.unreachable) throw error;
     } finally {
       log.busy = false;
+      log.queued = [];
     }
   }
 

@@ -5,10 +5,11 @@
  */
 import type { ApiClient } from './api.cjs';
 import { CliError, EXIT } from './errors.cjs';
+import type { LogFrame } from './log-follower.cjs';
 
 export interface LogSocketEvents {
-  /** A frame named this process: it wrote lines. */
-  wrote(processName: string): void;
+  /** A process wrote lines (with where they sit in its log file, when the host says). */
+  frame(frame: LogFrame): void;
   /** Connected (again): read whatever was written meanwhile. */
   connected(first: boolean): void;
   /** The connection dropped; it is being retried. */
@@ -38,8 +39,8 @@ export async function followSocket(
         first = false;
       });
       socket.addEventListener('message', (event) => {
-        const name = frameProcess(event.data);
-        if (name !== undefined) events.wrote(name);
+        const frame = parseFrame(event.data);
+        if (frame !== undefined) events.frame(frame);
       });
       socket.addEventListener('close', (event) => resolve(event.code));
       socket.addEventListener('error', () => undefined);
@@ -55,14 +56,26 @@ export async function followSocket(
   }
 }
 
-function frameProcess(data: unknown): string | undefined {
+/** A `logs` frame, its cursor fields kept only when they have the right types. */
+function parseFrame(data: unknown): LogFrame | undefined {
   if (typeof data !== 'string') return undefined;
+  let parsed: Record<string, unknown>;
   try {
-    const frame = JSON.parse(data) as { type?: unknown; process_name?: unknown };
-    return frame.type === 'logs' && typeof frame.process_name === 'string'
-      ? frame.process_name
-      : undefined;
+    parsed = JSON.parse(data) as Record<string, unknown>;
   } catch {
     return undefined;
   }
+  const { process_name: name, lines } = parsed;
+  if (parsed.type !== 'logs' || typeof name !== 'string' || !Array.isArray(lines)) return undefined;
+  if (!lines.every((line): line is string => typeof line === 'string')) return undefined;
+  const { file_id: fileId, previous_cursor: previous, cursor } = parsed;
+  if (typeof fileId === 'string' && Number.isInteger(previous) && Number.isInteger(cursor))
+    return {
+      process_name: name,
+      lines,
+      file_id: fileId,
+      previous_cursor: previous as number,
+      cursor: cursor as number,
+    };
+  return { process_name: name, lines };
 }

@@ -4,13 +4,51 @@
  * for `stackd status` being about as quick as `node -e 0`.
  */
 import { Command, CommanderError } from 'commander';
-import { authCommands, completionCommands } from './define-auth.cjs';
-import { configCommands } from './define-config.cjs';
-import { processCommands } from './define-process.cjs';
 import { CliError, EXIT } from './errors.cjs';
 
-/** The program: global options (accepted before or after the subcommand) and every command. */
-export function buildProgram(): Command {
+type Definition = (program: Command) => void;
+type ProcessDefinitions = typeof import('./define-process.cjs');
+type AuthDefinitions = typeof import('./define-auth.cjs');
+
+// Each definition module is required only when one of its commands runs (or for help).
+const processDefinitions = (): ProcessDefinitions =>
+  require('./define-process.cjs') as ProcessDefinitions;
+const authDefinitions = (): AuthDefinitions => require('./define-auth.cjs') as AuthDefinitions;
+
+const status: Definition = (program) => processDefinitions().statusCommand(program);
+const control: Definition = (program) => processDefinitions().controlCommands(program);
+const logs: Definition = (program) => processDefinitions().logsCommand(program);
+const graph: Definition = (program) => processDefinitions().graphCommand(program);
+const config: Definition = (program) =>
+  (require('./define-config.cjs') as typeof import('./define-config.cjs')).configCommands(program);
+const auth: Definition = (program) => authDefinitions().authCommands(program);
+const completion: Definition = (program) => authDefinitions().completionCommands(program);
+
+/** Every command's definition, in the order `stackd help` lists them. */
+const DEFINITIONS: readonly Definition[] = [status, control, logs, graph, config, auth, completion];
+
+/** The definition that declares each subcommand. */
+const DEFINITION_OF: Readonly<Record<string, Definition>> = {
+  status,
+  start: control,
+  stop: control,
+  restart: control,
+  logs,
+  graph,
+  config,
+  login: auth,
+  logout: auth,
+  users: auth,
+  completion,
+  __complete: completion,
+};
+
+/**
+ * The program: global options (accepted before or after the subcommand) and the commands. Given
+ * the subcommand being run, only its definition is built: declaring every command, option and
+ * help text cost as much CPU as the whole `stackd status` request; help lists them all.
+ */
+export function buildProgram(subcommand?: string): Command {
   const program = new Command('stackd')
     .description(
       'stackd client: control a running stackd host from the terminal\n(`stackd` with no subcommand runs the host itself)',
@@ -31,10 +69,8 @@ export function buildProgram(): Command {
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(add --help for usage and examples)')
     .exitOverride();
-  processCommands(program);
-  configCommands(program);
-  authCommands(program);
-  completionCommands(program);
+  const only = subcommand === undefined ? undefined : DEFINITION_OF[subcommand];
+  for (const define of only === undefined ? DEFINITIONS : [only]) define(program);
   // Nested groups (config, users) inherit the settings that matter for exit codes and help.
   for (const command of program.commands) {
     command.configureHelp({ showGlobalOptions: true }).exitOverride();
@@ -47,9 +83,9 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Parse and run; exits with the contract's codes. */
-export async function runClient(argv: readonly string[]): Promise<never> {
-  const program = buildProgram();
+/** Parse and run `subcommand` (every command when not given); exits with the contract's codes. */
+export async function runClient(argv: readonly string[], subcommand?: string): Promise<never> {
+  const program = buildProgram(subcommand);
   try {
     await program.parseAsync([...argv]);
   } catch (error) {

@@ -74,7 +74,7 @@ export async function logs(
   if (!options.follow) return;
   let down = false;
   await followSocket(context.api, processNames.length === 1 ? processNames[0] : undefined, {
-    wrote: (name) => follower.wake(name),
+    frame: (frame) => follower.receive(frame),
     connected: () => {
       if (down) context.err(`${context.paint('green', 'reconnected')}\n`);
       down = false;

@@ -17,26 +17,9 @@ export interface StatusOptions {
   readonly interval: string;
 }
 
-interface Usage {
-  readonly cpu_percent: number;
-  readonly rss_bytes: number;
-  readonly uptime_sec: number | null;
-}
-
 interface Row {
   readonly entry: ProcessListEntry;
-  readonly usage: Usage | undefined;
   readonly reason: string | undefined;
-}
-
-/** GET /metrics's processes, or an empty map when the metrics plugin is not loaded. */
-async function usageByName(api: ApiClient): Promise<Map<string, Usage>> {
-  const response = await api.request('GET', '/metrics');
-  const usage = new Map<string, Usage>();
-  if (response.status !== 200) return usage;
-  const processes = (response.body as { processes?: Record<string, Usage> }).processes ?? {};
-  for (const [name, value] of Object.entries(processes)) usage.set(name, value);
-  return usage;
 }
 
 /** Why a process is in its state (a wait, a failure), for those not simply running or stopped. */
@@ -48,15 +31,14 @@ async function reasonOf(api: ApiClient, entry: ProcessListEntry): Promise<string
   return response.status === 200 ? (response.body as ServiceStatusBody).reason : undefined;
 }
 
+/**
+ * The list carries the figures (uptime, tree CPU and memory of the latest sample): one request,
+ * plus one per process that waits or failed, for its reason.
+ */
 async function collect(api: ApiClient, names: readonly string[]): Promise<Row[]> {
-  const [entries, usage] = await Promise.all([listProcesses(api), usageByName(api)]);
-  const picked = pickProcesses(entries, names);
+  const picked = pickProcesses(await listProcesses(api), names);
   const reasons = await Promise.all(picked.map((entry) => reasonOf(api, entry)));
-  return picked.map((entry, index) => ({
-    entry,
-    usage: usage.get(entry.process_name),
-    reason: reasons[index],
-  }));
+  return picked.map((entry, index) => ({ entry, reason: reasons[index] }));
 }
 
 const STATE_COLOURS: Record<string, Parameters<Paint>[0]> = {
@@ -71,7 +53,7 @@ const STATE_COLOURS: Record<string, Parameters<Paint>[0]> = {
 /** The table's lines (header first). */
 export function statusLines(rows: readonly Row[], paint: Paint, selfPort?: string): string[] {
   const header = ['NAME', 'STATE', 'PID', 'UPTIME', 'RESTARTS', 'CPU', 'MEMORY', 'PORT'];
-  const body = rows.map(({ entry, usage, reason }) => {
+  const body = rows.map(({ entry, reason }) => {
     const state = paint(STATE_COLOURS[entry.status] ?? 'bold', entry.status);
     // The API listens where the client reached it (--port may override the file).
     const port = isSelf(entry) && selfPort !== undefined ? selfPort : portOf(entry);
@@ -79,10 +61,10 @@ export function statusLines(rows: readonly Row[], paint: Paint, selfPort?: strin
       paint('bold', entry.process_name),
       reason === undefined ? state : `${state} ${paint('grey', `(${reason})`)}`,
       entry.pid === null ? '-' : String(entry.pid),
-      entry.status === 'running' ? duration(usage?.uptime_sec) : '-',
+      entry.status === 'running' ? duration(entry.uptime_s) : '-',
       String(entry.restarts),
-      usage === undefined || entry.pid === null ? '-' : `${usage.cpu_percent.toFixed(1)}%`,
-      usage === undefined || entry.pid === null ? '-' : bytes(usage.rss_bytes),
+      entry.cpu_percent === null || entry.pid === null ? '-' : `${entry.cpu_percent.toFixed(1)}%`,
+      entry.rss_bytes === null || entry.pid === null ? '-' : bytes(entry.rss_bytes),
       port === undefined ? '-' : String(port),
     ];
   });

@@ -3,10 +3,23 @@
  * `/ws/logs` stream (and anyone else: AI diagnostics, notifications) subscribes.
  */
 
+/**
+ * Where a batch landed in its log file, in the terms of GET /logs: a reader whose cursor (for
+ * this file_id) is `previous_cursor` has read everything before the batch, and after appending
+ * its lines its cursor is `cursor`.
+ */
+export interface LogBatchPosition {
+  readonly file_id: string;
+  readonly previous_cursor: number;
+  readonly cursor: number;
+}
+
 /** One read batch of one process: complete, redacted lines without their line breaks. */
 export interface LogLineBatch {
   readonly process_name: string;
   readonly lines: readonly string[];
+  /** Absent when the batch is not known to be in the file exactly there (a failed write). */
+  readonly position?: LogBatchPosition;
 }
 
 /** A subscriber; it runs synchronously inside `publish`, so it must be quick. */
@@ -20,7 +33,7 @@ export class LogLineBus {
   constructor(private readonly options: { onListenerError?(error: unknown): void } = {}) {}
 
   /** Deliver a batch to every subscriber. A throwing subscriber does not stop the others. */
-  publish(batch: { process_name: string; lines: string[] }): void {
+  publish(batch: LogLineBatch): void {
     if (batch.lines.length === 0) return;
     for (const listener of [...this.listeners]) {
       try {

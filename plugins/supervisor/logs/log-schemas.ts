@@ -94,7 +94,8 @@ export const LogStreamQuery = Type.Object({
       description:
         'text (default, what the DUMB dashboard parses): plain text frames of lines ' +
         '`<ISO time> - <LEVEL> - <process name> subprocess: <line>` (the level the line starts with, else INFO); json: one ' +
-        '`{type: "logs", process_name, lines}` object per read batch.',
+        '`{type: "logs", process_name, lines, file_id?, previous_cursor?, cursor?}` object per ' +
+        'read batch (the cursor fields where the lines landed in the log file, when known).',
     }),
   ),
 });
@@ -105,6 +106,23 @@ export const LogStreamMessage = Type.Object(
     type: Type.Literal('logs'),
     process_name: Type.String(),
     lines: Type.Array(Type.String(), { description: 'Complete, redacted lines, oldest first.' }),
+    file_id: Type.Optional(
+      Type.String({ description: 'The log file the lines were appended to (as GET /logs says).' }),
+    ),
+    previous_cursor: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'The GET /logs cursor just before these lines: a reader whose cursor for this file_id ' +
+          'is this value appends the lines and takes `cursor`; any other reader reads GET /logs.',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'The GET /logs cursor just after these lines.',
+      }),
+    ),
   },
   { title: 'LogStreamFrame' },
 );

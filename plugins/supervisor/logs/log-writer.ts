@@ -24,7 +24,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import type { LogLineBus } from './log-line-bus.js';
+import { fileIdentity } from './log-cursor.js';
+import type { LogBatchPosition, LogLineBus } from './log-line-bus.js';
 import { redactLine, type SecretScrubber } from '../../../sdk/index.js';
 
 /** Which pipe a chunk came from. */
@@ -66,6 +67,8 @@ export class ProcessLogWriter {
     stderr: undefined,
   };
   private descriptor: number | null = null;
+  /** Identity of the open file, as GET /logs reports it (`file_id`). */
+  private fileId = '';
   private size = 0;
   private closed = false;
   private readonly maxLineBytes: number;
@@ -129,25 +132,38 @@ export class ProcessLogWriter {
   private emit(rawLines: readonly string[]): void {
     if (rawLines.length === 0) return;
     const lines = (this.options.scrubber?.().scrubLines(rawLines) ?? rawLines).map(redactLine);
-    this.append(`${lines.join('\n')}\n`);
-    this.options.bus.publish({ process_name: this.options.processName, lines });
+    const position = this.append(`${lines.join('\n')}\n`);
+    const { processName } = this.options;
+    this.options.bus.publish(
+      position === undefined
+        ? { process_name: processName, lines }
+        : { process_name: processName, lines, position },
+    );
   }
 
-  private append(text: string): void {
+  /** Append to the file; where the bytes landed, when that is certain. */
+  private append(text: string): LogBatchPosition | undefined {
     const bytes = Buffer.from(text, 'utf8');
     try {
       if (this.descriptor === null) this.open();
       if (this.size > 0 && this.size + bytes.length > this.options.maxBytes) this.rotate();
       const descriptor = this.descriptor ?? this.open();
+      const start = this.size;
       let written = 0;
       while (written < bytes.length)
         written += writeSync(descriptor, bytes, written, bytes.length - written);
-      this.size += bytes.length;
       this.bytesWritten += bytes.length;
+      // Appends land at the file's end, which is where we think it is unless someone else (a
+      // second process given the same log_file) appended too: then the position is unknown and
+      // live readers fall back to reading the file.
+      this.size = fstatSync(descriptor).size;
+      if (this.size !== start + bytes.length) return undefined;
+      return { file_id: this.fileId, previous_cursor: start, cursor: this.size };
     } catch (error) {
       // Disk full, directory removed…: drop this batch from the file, reopen on the next write.
       this.closeDescriptor();
       this.options.onError?.(error);
+      return undefined;
     }
   }
 
@@ -157,7 +173,9 @@ export class ProcessLogWriter {
     const descriptor = openSync(this.options.file, 'a', 0o600);
     fchmodSync(descriptor, 0o600); // a file from an earlier version may be wider
     this.descriptor = descriptor;
-    this.size = fstatSync(descriptor).size;
+    const stats = fstatSync(descriptor);
+    this.size = stats.size;
+    this.fileId = fileIdentity(stats);
     return descriptor;
   }
 

@@ -21,7 +21,10 @@ export function registerLogStream(ctx: PluginContext<unknown>, deps: LogRouteDep
     description:
       'One frame per read batch of a process. Default (DUMB format): a text frame of the ' +
       "batch's lines, each `<ISO time> - <LEVEL> - <process name> subprocess: <line>` (the level the line starts with, else INFO); with " +
-      '`format=json`: `{type: "logs", process_name, lines}`. Lines are redacted. No replay: use ' +
+      '`format=json`: `{type: "logs", process_name, lines, file_id, previous_cursor, cursor}`; ' +
+      'the cursor fields say where the lines landed in the log file in GET /logs terms, so a ' +
+      'reader keeps an exact cursor without a request per frame (absent when unknown, e.g. a ' +
+      'failed write). Lines are redacted. No replay: use ' +
       'GET /logs for history. A slow client loses its oldest frames. The text `ping` (or ' +
       '`{"type":"ping"}`) is answered with `pong`.',
     query: LogStreamQuery,
@@ -49,7 +52,12 @@ export function registerLogStream(ctx: PluginContext<unknown>, deps: LogRouteDep
       };
       if (jsonClients.size > 0)
         stream.publish(
-          { type: 'logs', process_name: batch.process_name, lines: [...batch.lines] },
+          {
+            type: 'logs',
+            process_name: batch.process_name,
+            lines: [...batch.lines],
+            ...batch.position,
+          },
           (client) => jsonClients.has(client.id) && wants(client.id),
         );
       if (jsonClients.size < stream.clientCount) {

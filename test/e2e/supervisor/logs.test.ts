@@ -165,7 +165,8 @@ test('/ws/logs: one frame per batch, filtered by process, secrets redacted', asy
 
     await say(host, 'Chatter', `batch line token=${PLANTED_SECRET}`, 3);
     const frame = JSON.parse(await chatterOnly.next((message) => message.includes('batch line')));
-    t.deepEqual(frame, {
+    const { file_id: fileId, previous_cursor: previous, cursor, ...batch } = frame;
+    t.deepEqual(batch, {
       type: 'logs',
       process_name: 'Chatter',
       lines: [
@@ -174,6 +175,13 @@ test('/ws/logs: one frame per batch, filtered by process, secrets redacted', asy
         'batch line token=[REDACTED]',
       ],
     });
+    // The frame's cursors are GET /logs's: reading from previous_cursor gives exactly its lines.
+    const read = await logs(
+      host,
+      `process_name=Chatter&tail_bytes=65536&cursor=${previous}&file_id=${encodeURIComponent(fileId)}`,
+    );
+    t.like(read.body, { reset: false, file_id: fileId, cursor });
+    t.is(read.body.chunk, `${frame.lines.join('\n')}\n`);
     await everything.next((message) => message.includes('batch line'));
     // The default is DUMB's text format: lines its dashboard parses as time, level, process.
     const text = await dumb.next((message) => message.includes('batch line'));

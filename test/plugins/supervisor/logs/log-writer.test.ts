@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { LogLineBus, type LogLineBatch } from '../../../../plugins/supervisor/logs/log-line-bus.js';
 import { ProcessLogWriter } from '../../../../plugins/supervisor/logs/log-writer.js';
+import { readLogChunk } from '../../../../plugins/supervisor/logs/log-cursor.js';
 
 function setup(options: { maxBytes?: number; keep?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'stackd-writer-'));
@@ -25,7 +26,8 @@ test('complete lines are written and published as one batch per write', async (t
   const { file, batches, writer } = setup();
   writer.write(Buffer.from('one\ntwo\nthr'), 'stdout');
   t.is(readFileSync(file, 'utf8'), 'one\ntwo\n');
-  t.deepEqual(batches, [{ process_name: 'Web', lines: ['one', 'two'] }]);
+  t.is(batches.length, 1);
+  t.like(batches[0], { process_name: 'Web', lines: ['one', 'two'] });
   writer.write(Buffer.from('ee\r\n'), 'stdout');
   t.is(readFileSync(file, 'utf8'), 'one\ntwo\nthree\n');
   t.deepEqual(batches[1]?.lines, ['three']);
@@ -134,4 +136,42 @@ test('a throwing bus listener does not stop the writer or other listeners', asyn
   t.deepEqual(seen, ['hello']);
   t.is(errors.length, 2);
   t.is(readFileSync(file, 'utf8'), 'hello\nafter\n');
+});
+
+test('each batch says where it landed, in the cursors of GET /logs', async (t) => {
+  const { file, batches, writer } = setup({ maxBytes: 40, keep: 1 });
+  writer.write(Buffer.from('first line\n'), 'stdout');
+  writer.write(Buffer.from('second\nthird\n'), 'stdout');
+  const [one, two] = batches.map((batch) => batch.position);
+  const read = await readLogChunk(file, { tailBytes: 1000 });
+  t.deepEqual(one, { file_id: read.file_id, previous_cursor: 0, cursor: 11 });
+  t.deepEqual(two, { file_id: read.file_id, previous_cursor: 11, cursor: read.cursor });
+  // A reader at the first batch's cursor gets exactly the second batch's lines.
+  const next = await readLogChunk(file, { tailBytes: 1000, cursor: 11, fileId: read.file_id! });
+  t.is(next.pieces.join(''), 'second\nthird\n');
+  // Past maxBytes the file rotates: a new file_id, starting at 0.
+  writer.write(Buffer.from('after the rotation\n'), 'stdout');
+  const rotated = await readLogChunk(file, { tailBytes: 1000 });
+  t.not(rotated.file_id, read.file_id);
+  t.deepEqual(batches[2]?.position, {
+    file_id: rotated.file_id,
+    previous_cursor: 0,
+    cursor: rotated.cursor,
+  });
+  await writer.close();
+});
+
+test('a batch whose place in a shared file is unknown is published without a position', async (t) => {
+  const { file, bus, batches, writer } = setup();
+  const other = new ProcessLogWriter({ file, maxBytes: 1 << 20, keep: 1, processName: 'Api', bus });
+  writer.write(Buffer.from('web 1\n'), 'stdout');
+  other.write(Buffer.from('api 1\n'), 'stdout');
+  writer.write(Buffer.from('web 2\n'), 'stdout');
+  writer.write(Buffer.from('web 3\n'), 'stdout');
+  t.is(readFileSync(file, 'utf8'), 'web 1\napi 1\nweb 2\nweb 3\n');
+  t.deepEqual(
+    batches.map((batch) => batch.position?.previous_cursor),
+    [0, 6, undefined, 18],
+  );
+  await Promise.all([writer.close(), other.close()]);
 });

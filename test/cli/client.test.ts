@@ -7,7 +7,7 @@ import { eventually } from '../helpers/eventually.js';
 import { request } from '../helpers/http.js';
 import { freePort } from '../helpers/ports.js';
 import { startHost, tempDir, type RunningHostProcess } from '../helpers/start-host.js';
-import { clientEnv, counterBlock, runClient } from './run-client.js';
+import { clientEnv, counterBlock, runClient, spawnClient } from './run-client.js';
 
 let host: RunningHostProcess;
 let env: Record<string, string>;
@@ -176,6 +176,19 @@ test('help on every command has examples; completion scripts name the subcommand
   }
   const names = await runClient(['__complete', 'processes'], { env });
   t.deepEqual(names.stdout.trim().split('\n').sort(), ['Broken', 'Counter', 'Idle', 'Sleeper']);
+});
+
+test('a reader that stops early (`stackd help logs | head -1`) is not an error', async (t) => {
+  for (let round = 0; round < 5; round += 1) {
+    const child = spawnClient(['help', 'logs'], { env });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    // Like `head -1`: read the first chunk, then close the pipe while help is still writing.
+    child.stdout?.once('data', () => child.stdout?.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    t.is(code, 0, stderr);
+    t.is(stderr, '');
+  }
 });
 
 test('graph prints each process; --dot is Graphviz', async (t) => {

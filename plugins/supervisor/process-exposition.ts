@@ -2,13 +2,14 @@
  * The supervisor's Prometheus series, one set per supervised process (label `process`): up, the
  * state as a stateset, restarts, last exit code, start time, CPU seconds, resident memory and
  * open descriptors of the whole process tree, and log bytes written. Refreshed at each scrape
- * from the live states and one read of /proc for every tree.
+ * from the live states; the tree usage comes from the latest reading of /proc when it is recent
+ * (a metrics tick's), else from one read of every tree made for the scrape.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import type { Exposition, ProcessState, ProcessStatus } from '../../sdk/index.js';
-import { ProcUsageReader, type ProcUsage } from './runtime/proc-usage.js';
+import { ProcUsageReader } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
+import { treeUsage, type TreeReading, type TreeReadings, type TreeUsage } from './tree-usage.js';
 
 /** Where a process comes from in the configuration. */
 export interface ProcessIdentity {
@@ -56,24 +57,6 @@ class MonotonicTotals {
     const before = this.seen.get(name);
     return before === undefined ? undefined : before.offset + before.raw;
   }
-}
-
-/**
- * Open descriptors of `pids`. Since Linux 6.2 the size of `/proc/<pid>/fd` is its number of open
- * descriptors: one stat instead of opening and listing the directory (with 1,000 processes the
- * listing was a fifth of a scrape). Older kernels report 0 there, and then the directory is listed.
- */
-function openDescriptors(pids: readonly number[]): number {
-  let count = 0;
-  for (const pid of pids) {
-    try {
-      const size = statSync(`/proc/${pid}/fd`, { throwIfNoEntry: false })?.size ?? 0;
-      count += size > 0 ? size : readdirSync(`/proc/${pid}/fd`).length;
-    } catch {
-      // Gone, or not ours to read: counted as none.
-    }
-  }
-  return count;
 }
 
 function declareFamilies(exposition: Exposition) {
@@ -134,44 +117,86 @@ function declareFamilies(exposition: Exposition) {
 type Families = ReturnType<typeof declareFamilies>;
 
 /**
- * Processes refreshed in one turn of the event loop: with a thousand, one pass over every /proc
- * file and series blocked the loop for tens of milliseconds.
+ * Processes read or refreshed in one turn of the event loop: with a thousand, one pass over every
+ * /proc file and series blocked the loop for tens of milliseconds.
  */
 const PROCESSES_PER_TURN = 100;
+
+/**
+ * How old a reading of the trees a scrape may serve: samples a metrics tick old are what
+ * Prometheus gets from any exporter that samples on its own clock (the exposition carries no
+ * timestamps; the scrape's time stands for them), and the supervisor already lets the trees
+ * themselves be this old.
+ */
+const READING_MAX_AGE_MS = 10_000;
 
 type Totals = { readonly restarts: MonotonicTotals; readonly cpu: MonotonicTotals };
 
 /** Declare the families (during register) and refresh them before each scrape. */
-export function declareProcessSeries(exposition: Exposition, source: ExpositionSource): void {
+export function declareProcessSeries(
+  exposition: Exposition,
+  source: ExpositionSource,
+  readings: TreeReadings,
+): void {
   const families = declareFamilies(exposition);
   // One reader per slice of processes: a reader keeps open the stat files of the pids it read
   // last and closes the others, so each slice keeps its own.
   const readers: ProcUsageReader[] = [];
   // One table per counter, keyed by process name.
   const totals: Totals = { restarts: new MonotonicTotals(), cpu: new MonotonicTotals() };
-  exposition.beforeScrape(() => refresh(families, source, readers, totals));
+  exposition.beforeScrape(async () => {
+    const states = source.states();
+    const trees = await source.pidTrees();
+    const reading =
+      readings.recent(trees, READING_MAX_AGE_MS) ?? (await readTrees(states, trees, readers));
+    readings.publish(reading);
+    await refresh(families, source, { states, reading, totals });
+  });
 }
 
-async function refresh(
-  families: Families,
-  source: ExpositionSource,
+const treeOf = (state: ProcessState, trees: PidTrees): readonly number[] =>
+  state.pid === null ? [] : (trees.get(state.process_name) ?? [state.pid]);
+
+/** Every tree's usage read now, a slice of processes per turn of the event loop. */
+async function readTrees(
+  states: readonly ProcessState[],
+  trees: PidTrees,
   readers: ProcUsageReader[],
-  totals: Totals,
-): Promise<void> {
-  const { up, state, exitCode, started, memory, fds, info } = families;
-  const states = source.states();
-  const trees = await source.pidTrees();
-  const written = source.logBytes();
-  for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
+): Promise<TreeReading> {
+  const usage = new Map<string, TreeUsage>();
   let slices = 0;
   for (let first = 0; first < states.length; first += PROCESSES_PER_TURN) {
     if (first > 0) await setImmediate();
     const reader = (readers[slices] ??= new ProcUsageReader());
     slices += 1;
     const slice = states.slice(first, first + PROCESSES_PER_TURN);
-    refreshSlice(families, { states: slice, trees, written, reader, totals });
+    const pids = [...new Set(slice.flatMap((s) => treeOf(s, trees)))];
+    const read = reader.read(pids) ?? new Map();
+    for (const s of slice) usage.set(s.process_name, treeUsage(treeOf(s, trees), read, true));
   }
   for (const unused of readers.splice(slices)) unused.close();
+  return { at: Date.now(), trees, usage };
+}
+
+interface Refresh {
+  readonly states: readonly ProcessState[];
+  readonly reading: TreeReading;
+  readonly totals: Totals;
+}
+
+async function refresh(
+  families: Families,
+  source: ExpositionSource,
+  { states, reading, totals }: Refresh,
+): Promise<void> {
+  const { up, state, exitCode, started, memory, fds, info } = families;
+  const written = source.logBytes();
+  for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
+  for (let first = 0; first < states.length; first += PROCESSES_PER_TURN) {
+    if (first > 0) await setImmediate();
+    const slice = states.slice(first, first + PROCESSES_PER_TURN);
+    refreshSlice(families, { states: slice, usage: reading.usage, written, totals });
+  }
   for (const d of source.identities())
     info.set(
       { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
@@ -181,40 +206,29 @@ async function refresh(
 
 interface Slice {
   readonly states: readonly ProcessState[];
-  readonly trees: PidTrees;
+  readonly usage: ReadonlyMap<string, TreeUsage>;
   readonly written: ReadonlyMap<string, number>;
-  readonly reader: ProcUsageReader;
   readonly totals: Totals;
 }
 
 function refreshSlice(families: Families, slice: Slice): void {
   const { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes } = families;
-  const { states, trees, written, reader, totals } = slice;
-  const treeOf = (s: ProcessState): readonly number[] =>
-    s.pid === null ? [] : (trees.get(s.process_name) ?? [s.pid]);
-  const usage = reader.read([...new Set(states.flatMap(treeOf))]) ?? new Map<number, ProcUsage>();
+  const { states, usage, written, totals } = slice;
   for (const s of states) {
     const process = s.process_name;
-    const tree = treeOf(s);
+    const tree = s.pid === null ? undefined : usage.get(process);
     up.set({ process }, s.status === 'running' ? 1 : 0);
     for (const name of STATES) state.set({ process, state: name }, s.status === name ? 1 : 0);
     restarts.setTotal({ process }, totals.restarts.total(process, s.restarts));
     if (s.exit_code !== null) exitCode.set({ process }, s.exit_code);
     if (s.started_at !== null) started.set({ process }, s.started_at / 1000);
-    let rss = 0;
-    let cpuSeconds = 0;
-    for (const pid of tree) {
-      const one = usage.get(pid);
-      rss += one?.memory ?? 0;
-      cpuSeconds += one?.cpuSeconds ?? 0;
-    }
     const cpuTotal =
       s.pid === null
         ? (totals.cpu.last(process) ?? 0)
-        : totals.cpu.total(process, cpuSeconds, s.pid, true);
+        : totals.cpu.total(process, tree?.cpuSeconds ?? 0, s.pid, true);
     cpu.setTotal({ process }, cpuTotal);
-    memory.set({ process }, rss);
-    fds.set({ process }, openDescriptors(tree));
+    memory.set({ process }, tree?.rss ?? 0);
+    fds.set({ process }, tree?.fds ?? 0);
     logBytes.setTotal({ process }, written.get(process) ?? 0);
   }
 }

@@ -6,7 +6,13 @@
  * (a metrics tick's), else from one read of every tree made for the scrape.
  */
 import { setImmediate } from 'node:timers/promises';
-import type { Exposition, ProcessState, ProcessStatus } from '../../sdk/index.js';
+import type {
+  Exposition,
+  ExpositionCounterSeries,
+  ExpositionGaugeSeries,
+  ProcessState,
+  ProcessStatus,
+} from '../../sdk/index.js';
 import { ProcUsageReader } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
 import { treeUsage, type TreeReading, type TreeReadings, type TreeUsage } from './tree-usage.js';
@@ -144,13 +150,14 @@ export function declareProcessSeries(
   const readers: ProcUsageReader[] = [];
   // One table per counter, keyed by process name.
   const totals: Totals = { restarts: new MonotonicTotals(), cpu: new MonotonicTotals() };
+  const bound = new BoundSeries(families);
   exposition.beforeScrape(async () => {
     const states = source.states();
     const trees = await source.pidTrees();
     const reading =
       readings.recent(trees, READING_MAX_AGE_MS) ?? (await readTrees(states, trees, readers));
     readings.publish(reading);
-    await refresh(families, source, { states, reading, totals });
+    await refresh(families, source, { states, reading, totals, bound });
   });
 }
 
@@ -178,57 +185,113 @@ async function readTrees(
   return { at: Date.now(), trees, usage };
 }
 
+/** The bound series of one process (label sets rendered once per configuration). */
+interface ProcessSeries {
+  readonly up: ExpositionGaugeSeries;
+  readonly states: readonly ExpositionGaugeSeries[];
+  readonly restarts: ExpositionCounterSeries;
+  readonly exitCode: ExpositionGaugeSeries;
+  readonly started: ExpositionGaugeSeries;
+  readonly cpu: ExpositionCounterSeries;
+  readonly memory: ExpositionGaugeSeries;
+  readonly fds: ExpositionGaugeSeries;
+  readonly logBytes: ExpositionCounterSeries;
+}
+
+function bindProcess(families: Families, process: string): ProcessSeries {
+  const p = { process };
+  return {
+    up: families.up.labels(p),
+    states: STATES.map((state) => families.state.labels({ process, state })),
+    restarts: families.restarts.labels(p),
+    exitCode: families.exitCode.labels(p),
+    started: families.started.labels(p),
+    cpu: families.cpu.labels(p),
+    memory: families.memory.labels(p),
+    fds: families.fds.labels(p),
+    logBytes: families.logBytes.labels(p),
+  };
+}
+
+/** Bound series by process name, bound again when the configuration changes. */
+class BoundSeries {
+  private identities: readonly ProcessIdentity[] | undefined;
+  private byName = new Map<string, ProcessSeries>();
+  private info: readonly ExpositionGaugeSeries[] = [];
+
+  constructor(private readonly families: Families) {}
+
+  /** The info series of every configured process (bound for `identities`). */
+  infoOf(identities: readonly ProcessIdentity[]): readonly ExpositionGaugeSeries[] {
+    if (identities !== this.identities) {
+      this.identities = identities;
+      this.byName = new Map();
+      this.info = identities.map((d) =>
+        this.families.info.labels({
+          process: d.process_name,
+          service: d.config_key,
+          instance: d.instance_name ?? '',
+        }),
+      );
+    }
+    return this.info;
+  }
+
+  of(process: string): ProcessSeries {
+    let series = this.byName.get(process);
+    if (series === undefined) {
+      series = bindProcess(this.families, process);
+      this.byName.set(process, series);
+    }
+    return series;
+  }
+}
+
 interface Refresh {
   readonly states: readonly ProcessState[];
   readonly reading: TreeReading;
   readonly totals: Totals;
+  readonly bound: BoundSeries;
 }
 
 async function refresh(
   families: Families,
   source: ExpositionSource,
-  { states, reading, totals }: Refresh,
+  { states, reading, totals, bound }: Refresh,
 ): Promise<void> {
   const { up, state, exitCode, started, memory, fds, info } = families;
   const written = source.logBytes();
+  const infos = bound.infoOf(source.identities());
   for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
   for (let first = 0; first < states.length; first += PROCESSES_PER_TURN) {
     if (first > 0) await setImmediate();
-    const slice = states.slice(first, first + PROCESSES_PER_TURN);
-    refreshSlice(families, { states: slice, usage: reading.usage, written, totals });
+    for (const s of states.slice(first, first + PROCESSES_PER_TURN))
+      refreshProcess(bound.of(s.process_name), s, { usage: reading.usage, written, totals });
   }
-  for (const d of source.identities())
-    info.set(
-      { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
-      1,
-    );
+  for (const series of infos) series.set(1);
 }
 
-interface Slice {
-  readonly states: readonly ProcessState[];
+interface Readings {
   readonly usage: ReadonlyMap<string, TreeUsage>;
   readonly written: ReadonlyMap<string, number>;
   readonly totals: Totals;
 }
 
-function refreshSlice(families: Families, slice: Slice): void {
-  const { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes } = families;
-  const { states, usage, written, totals } = slice;
-  for (const s of states) {
-    const process = s.process_name;
-    const tree = s.pid === null ? undefined : usage.get(process);
-    up.set({ process }, s.status === 'running' ? 1 : 0);
-    for (const name of STATES) state.set({ process, state: name }, s.status === name ? 1 : 0);
-    restarts.setTotal({ process }, totals.restarts.total(process, s.restarts));
-    if (s.exit_code !== null) exitCode.set({ process }, s.exit_code);
-    if (s.started_at !== null) started.set({ process }, s.started_at / 1000);
-    const cpuTotal =
-      s.pid === null
-        ? (totals.cpu.last(process) ?? 0)
-        : totals.cpu.total(process, tree?.cpuSeconds ?? 0, s.pid, true);
-    cpu.setTotal({ process }, cpuTotal);
-    memory.set({ process }, tree?.rss ?? 0);
-    fds.set({ process }, tree?.fds ?? 0);
-    logBytes.setTotal({ process }, written.get(process) ?? 0);
-  }
+function refreshProcess(series: ProcessSeries, s: ProcessState, readings: Readings): void {
+  const { usage, written, totals } = readings;
+  const process = s.process_name;
+  const tree = s.pid === null ? undefined : usage.get(process);
+  series.up.set(s.status === 'running' ? 1 : 0);
+  STATES.forEach((name, index) => series.states[index]?.set(s.status === name ? 1 : 0));
+  series.restarts.setTotal(totals.restarts.total(process, s.restarts));
+  if (s.exit_code !== null) series.exitCode.set(s.exit_code);
+  if (s.started_at !== null) series.started.set(s.started_at / 1000);
+  const cpuTotal =
+    s.pid === null
+      ? (totals.cpu.last(process) ?? 0)
+      : totals.cpu.total(process, tree?.cpuSeconds ?? 0, s.pid, true);
+  series.cpu.setTotal(cpuTotal);
+  series.memory.set(tree?.rss ?? 0);
+  series.fds.set(tree?.fds ?? 0);
+  series.logBytes.setTotal(written.get(process) ?? 0);
 }

@@ -15,7 +15,7 @@ import type {
 } from '../../sdk/index.js';
 import { ProcUsageReader } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
-import { treeUsage, type TreeReading, type TreeReadings, type TreeUsage } from './tree-usage.js';
+import { readTrees, type TreeReading, type TreeReadings, type TreeUsage } from './tree-usage.js';
 
 /** Where a process comes from in the configuration. */
 export interface ProcessIdentity {
@@ -122,10 +122,7 @@ function declareFamilies(exposition: Exposition) {
 
 type Families = ReturnType<typeof declareFamilies>;
 
-/**
- * Processes read or refreshed in one turn of the event loop: with a thousand, one pass over every
- * /proc file and series blocked the loop for tens of milliseconds.
- */
+/** Processes whose series are refreshed in one turn of the event loop. */
 const PROCESSES_PER_TURN = 100;
 
 /**
@@ -145,9 +142,8 @@ export function declareProcessSeries(
   readings: TreeReadings,
 ): void {
   const families = declareFamilies(exposition);
-  // One reader per slice of processes: a reader keeps open the stat files of the pids it read
-  // last and closes the others, so each slice keeps its own.
-  const readers: ProcUsageReader[] = [];
+  // Reads the trees when no recent reading is there (no metrics tick lately).
+  const reader = new ProcUsageReader();
   // One table per counter, keyed by process name.
   const totals: Totals = { restarts: new MonotonicTotals(), cpu: new MonotonicTotals() };
   const bound = new BoundSeries(families);
@@ -155,35 +151,20 @@ export function declareProcessSeries(
     const states = source.states();
     const trees = await source.pidTrees();
     const reading =
-      readings.recent(trees, READING_MAX_AGE_MS) ?? (await readTrees(states, trees, readers));
+      readings.recent(trees, READING_MAX_AGE_MS) ??
+      (await readTrees(states, trees, reader, true))?.reading ??
+      emptyReading(trees);
     readings.publish(reading);
     await refresh(families, source, { states, reading, totals, bound });
   });
 }
 
-const treeOf = (state: ProcessState, trees: PidTrees): readonly number[] =>
-  state.pid === null ? [] : (trees.get(state.process_name) ?? [state.pid]);
-
-/** Every tree's usage read now, a slice of processes per turn of the event loop. */
-async function readTrees(
-  states: readonly ProcessState[],
-  trees: PidTrees,
-  readers: ProcUsageReader[],
-): Promise<TreeReading> {
-  const usage = new Map<string, TreeUsage>();
-  let slices = 0;
-  for (let first = 0; first < states.length; first += PROCESSES_PER_TURN) {
-    if (first > 0) await setImmediate();
-    const reader = (readers[slices] ??= new ProcUsageReader());
-    slices += 1;
-    const slice = states.slice(first, first + PROCESSES_PER_TURN);
-    const pids = [...new Set(slice.flatMap((s) => treeOf(s, trees)))];
-    const read = reader.read(pids) ?? new Map();
-    for (const s of slice) usage.set(s.process_name, treeUsage(treeOf(s, trees), read, true));
-  }
-  for (const unused of readers.splice(slices)) unused.close();
-  return { at: Date.now(), trees, usage };
-}
+/** Where /proc is missing: every tree reads as empty. */
+const emptyReading = (trees: PidTrees): TreeReading => ({
+  at: Date.now(),
+  trees,
+  usage: new Map(),
+});
 
 /** The bound series of one process (label sets rendered once per configuration). */
 interface ProcessSeries {

@@ -9,7 +9,7 @@ import type { ProcessMetrics } from '../../sdk/contracts/metrics-feed.js';
 import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../sdk/index.js';
 import { ProcUsageReader, type ProcUsage } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
-import { treeUsage, type TreeReadings, type TreeUsage } from './tree-usage.js';
+import { readTrees, treeOf, type TreeReadings } from './tree-usage.js';
 
 /** What the collector reads from the supervisor. */
 export interface MetricsSource extends Pick<ProcessSupervisor, 'states'> {
@@ -54,20 +54,10 @@ export async function collectProcessMetrics(
 ): Promise<Record<string, ProcessMetrics>> {
   const states = supervisor.states();
   const byName = await supervisor.pidTrees();
-  const trees = states.map((state) =>
-    state.pid === null ? [] : (byName.get(state.process_name) ?? [state.pid]),
-  );
-  const pids = [...new Set(trees.flat())];
-  const fromProc = pids.length === 0 ? new Map<number, ProcUsage>() : reader.read(pids);
-  if (readings !== undefined && fromProc !== null) {
-    const countDescriptors = readings.wantsDescriptors();
-    const usage = new Map<string, TreeUsage>();
-    states.forEach((state, index) =>
-      usage.set(state.process_name, treeUsage(trees[index] ?? [], fromProc, countDescriptors)),
-    );
-    readings.publish({ at: Date.now(), trees: byName, usage });
-  }
-  const usage = await usageOf(pids, fromProc);
+  const trees = states.map((state) => treeOf(state, byName));
+  const read = await readTrees(states, byName, reader, readings?.wantsDescriptors() ?? false);
+  if (read !== null) readings?.publish(read.reading);
+  const usage = await usageOf([...new Set(trees.flat())], read?.perPid ?? null);
   const now = Date.now();
   const sample: Record<string, ProcessMetrics> = {};
   states.forEach((state, index) => {

@@ -7,7 +7,9 @@
  * third of a scrape's CPU.
  */
 import { readdirSync, statSync } from 'node:fs';
-import type { ProcUsage } from './runtime/proc-usage.js';
+import { setImmediate } from 'node:timers/promises';
+import type { ProcessState } from '../../sdk/index.js';
+import type { ProcUsage, ProcUsageReader } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
 
 /** One process tree's usage. */
@@ -99,4 +101,45 @@ export function treeUsage(
     cpuSeconds += one?.cpuSeconds ?? 0;
   }
   return { cpuSeconds, rss, fds: countDescriptors ? openDescriptors(tree) : null };
+}
+
+/**
+ * Processes (or pids) read in one turn of the event loop: with a thousand, one pass over every
+ * /proc file blocked the loop for tens of milliseconds.
+ */
+const PER_TURN = 100;
+
+/** The pids of `state`'s tree ([] without a pid; the root alone when no tree was found). */
+export const treeOf = (state: ProcessState, trees: PidTrees): readonly number[] =>
+  state.pid === null ? [] : (trees.get(state.process_name) ?? [state.pid]);
+
+/** A reading of every tree and the usage of each pid in it. */
+export interface TreesRead {
+  readonly perPid: ReadonlyMap<number, ProcUsage>;
+  readonly reading: TreeReading;
+}
+
+/** Every tree's usage read now, a slice per turn of the event loop; null without /proc. */
+export async function readTrees(
+  states: readonly ProcessState[],
+  trees: PidTrees,
+  reader: ProcUsageReader,
+  countDescriptors: boolean,
+): Promise<TreesRead | null> {
+  const at = Date.now();
+  const byState = states.map((state) => treeOf(state, trees));
+  const pids = [...new Set(byState.flat())];
+  // No pid to read: the reader keeps its files for when the processes are back.
+  const perPid = pids.length === 0 ? new Map() : await reader.readInTurns(pids, PER_TURN);
+  if (perPid === null) return null;
+  const usage = new Map<string, TreeUsage>();
+  for (let first = 0; first < states.length; first += PER_TURN) {
+    if (first > 0 && countDescriptors) await setImmediate();
+    for (let index = first; index < Math.min(states.length, first + PER_TURN); index += 1)
+      usage.set(
+        states[index]?.process_name ?? '',
+        treeUsage(byState[index] ?? [], perPid, countDescriptors),
+      );
+  }
+  return { perPid, reading: { at, trees, usage } };
 }

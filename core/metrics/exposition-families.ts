@@ -34,10 +34,40 @@ interface ScalarSeries {
   shownIn: number;
 }
 
-/** A series bound to its label set (`labels()` in the sdk). */
-export interface BoundScalar {
-  set(value: number): void;
-  add(value: number): void;
+/**
+ * A series bound to its label set (`labels()` in the sdk): a class, not closures, so the calls
+ * of a plugin refreshing thousands of series stay monomorphic.
+ */
+export class BoundScalar {
+  constructor(
+    private readonly family: ScalarFamily,
+    private readonly labels: LabelValues,
+    private series: ScalarSeries,
+  ) {}
+
+  set(value: number): void {
+    this.family.write(this.current(), value, false);
+  }
+
+  add(value: number): void {
+    this.family.write(this.current(), this.family.checkedIncrement(value), true);
+  }
+
+  /** The counter's `inc` of the sdk. */
+  inc(value = 1): void {
+    this.add(value);
+  }
+
+  /** The counter's `setTotal` of the sdk. */
+  setTotal(total: number): void {
+    this.set(total);
+  }
+
+  private current(): ScalarSeries {
+    // A reset dropped it: the family's series of the same labels now (created again if need be).
+    if (this.series.dropped) this.series = this.family.seriesOf(this.labels);
+    return this.series;
+  }
 }
 
 /** A counter or gauge: one number per label set. */
@@ -73,16 +103,12 @@ export class ScalarFamily implements RenderableFamily {
   /** The series of `labels`, bound: its updates skip the lookup. */
   bind(labels: LabelValues): BoundScalar {
     // Not exposed until written: a bound series of a process that never exited has no exit code.
-    let series = this.at(labels, false);
-    const current = (): ScalarSeries => {
-      // A reset dropped it: the family's series of the same labels now (created again if need be).
-      if (series.dropped) series = this.series.get(series.key) ?? this.at(labels);
-      return series;
-    };
-    return {
-      set: (value) => this.write(current(), value, false),
-      add: (value) => this.write(current(), this.checkedIncrement(value), true),
-    };
+    return new BoundScalar(this, labels, this.at(labels, false));
+  }
+
+  /** The current series of `labels` (for a bound series a reset dropped). */
+  seriesOf(labels: LabelValues): ScalarSeries {
+    return this.at(labels);
   }
 
   /** Forget every label set; a family without labels goes back to 0. */
@@ -121,7 +147,7 @@ export class ScalarFamily implements RenderableFamily {
     return text;
   }
 
-  private checkedIncrement(value: number): number {
+  checkedIncrement(value: number): number {
     if (value < 0) throw new Error(`counter '${this.name}' cannot decrease (inc by ${value})`);
     return value;
   }
@@ -130,7 +156,7 @@ export class ScalarFamily implements RenderableFamily {
    * Set `series` to `value` (or add it), making the series current: a stale series counts from
    * 0. The family's text is rendered again when a value changed or a series was not in it.
    */
-  private write(series: ScalarSeries, value: number, increment: boolean): void {
+  write(series: ScalarSeries, value: number, increment: boolean): void {
     const stale = series.generation !== this.generation;
     series.generation = this.generation;
     const next = increment ? (stale ? 0 : series.value) + value : value;

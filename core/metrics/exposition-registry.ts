@@ -65,10 +65,7 @@ export class ExpositionRegistry {
       inc: (labels, value) => counter.add(labels ?? NO_LABELS, value ?? 1),
       setTotal: (labels, total) => counter.set(labels, total),
       reset: () => counter.reset(),
-      labels: (labels) => {
-        const series = counter.bind(labels);
-        return { inc: (value) => series.add(value ?? 1), setTotal: (total) => series.set(total) };
-      },
+      labels: (labels) => counter.bind(labels),
     };
   }
 
@@ -83,10 +80,7 @@ export class ExpositionRegistry {
     return {
       set: (labels, value) => gauge.set(labels, value),
       reset: () => gauge.reset(),
-      labels: (labels) => {
-        const series = gauge.bind(labels);
-        return { set: (value) => series.set(value) };
-      },
+      labels: (labels) => gauge.bind(labels),
     };
   }
 

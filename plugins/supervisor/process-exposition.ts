@@ -54,7 +54,12 @@ class MonotonicTotals {
       if (resetOnNewKey && before.key !== key) offset = 0;
       else if (raw < before.raw) offset += before.raw;
     }
-    this.seen.set(name, { raw, offset, key });
+    if (before === undefined) this.seen.set(name, { raw, offset, key });
+    else {
+      before.raw = raw;
+      before.offset = offset;
+      before.key = key;
+    }
     return offset + raw;
   }
 
@@ -263,7 +268,8 @@ function refreshProcess(series: ProcessSeries, s: ProcessState, readings: Readin
   const process = s.process_name;
   const tree = s.pid === null ? undefined : usage.get(process);
   series.up.set(s.status === 'running' ? 1 : 0);
-  STATES.forEach((name, index) => series.states[index]?.set(s.status === name ? 1 : 0));
+  for (let index = 0; index < STATES.length; index += 1)
+    series.states[index]?.set(s.status === STATES[index] ? 1 : 0);
   series.restarts.setTotal(totals.restarts.total(process, s.restarts));
   if (s.exit_code !== null) series.exitCode.set(s.exit_code);
   if (s.started_at !== null) series.started.set(s.started_at / 1000);

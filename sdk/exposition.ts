@@ -28,6 +28,19 @@ export interface ExpositionHistogramDefinition<
   readonly buckets?: readonly number[];
 }
 
+/** One series of a counter, bound to its label values by `labels()`. */
+export interface ExpositionCounterSeries {
+  /** Add `value` (default 1, never negative). */
+  inc(value?: number): void;
+  /** Publish a total the plugin counts itself (see {@link ExpositionCounter.setTotal}). */
+  setTotal(total: number): void;
+}
+
+/** One series of a gauge, bound to its label values by `labels()`. */
+export interface ExpositionGaugeSeries {
+  set(value: number): void;
+}
+
 /** A monotonic counter. */
 export interface ExpositionCounter<L extends string> {
   /** Add `value` (default 1, never negative). */
@@ -39,6 +52,13 @@ export interface ExpositionCounter<L extends string> {
   setTotal(labels: ExpositionLabels<L>, total: number): void;
   /** Forget every labelled series (before publishing the current set at a scrape). */
   reset(): void;
+  /**
+   * The series of `labels`, exposed once updated. Updating it skips looking the label set up: a
+   * plugin that refreshes many series at every scrape keeps the bound series (per process, until
+   * its configuration changes). Still valid after `reset()`: updating it again brings the series
+   * back, from 0.
+   */
+  labels(labels: ExpositionLabels<L>): ExpositionCounterSeries;
 }
 
 /** A value that goes up and down. */
@@ -46,6 +66,11 @@ export interface ExpositionGauge<L extends string> {
   set(labels: ExpositionLabels<L>, value: number): void;
   /** Forget every labelled series (a process removed from the config stops being exposed). */
   reset(): void;
+  /**
+   * The series of `labels`, exposed once set; see {@link ExpositionCounter.labels}. Still valid
+   * after `reset()`: setting it again brings the series back.
+   */
+  labels(labels: ExpositionLabels<L>): ExpositionGaugeSeries;
 }
 
 /** A distribution of observations. */

@@ -1,8 +1,9 @@
 /**
  * The families of the host's exposition: counters, gauges and histograms holding their series in
  * a map keyed by label values. Each series keeps its rendered `name{labels} ` prefix from the
- * moment it appears, and a reset only marks series stale (the next reset drops those not set
- * again), so a process refreshed at every scrape is formatted once, not once per scrape.
+ * moment it appears and its whole sample line while its value stays the same, and a family keeps
+ * its rendered text while none of its series changed, so a scrape formats only what moved. A
+ * reset only marks series stale (the next reset drops those not set again).
  */
 import { checkLabelNames, formatValue, innerLabelText, labelKey } from './exposition-text.js';
 
@@ -13,22 +14,72 @@ export interface RenderableFamily {
   readonly name: string;
   readonly help: string;
   readonly type: 'counter' | 'gauge' | 'histogram';
-  /** Append the family's sample lines (each ending in a line feed) to `out`. */
-  renderSamples(out: string[]): void;
+  /** The family's sample lines, each ending in a line feed. */
+  renderSamples(): string;
 }
 
 interface ScalarSeries {
+  readonly key: string;
   /** `name{labels} ` */
   readonly prefix: string;
   value: number;
   /** The reset generation the series was last written in. */
   generation: number;
+  /** Dropped from the family by a reset; a bound series brings it back. */
+  dropped: boolean;
+  /** The sample line of `lineValue`. */
+  line: string;
+  lineValue: number;
+  /** The render that last showed it. */
+  shownIn: number;
+}
+
+/**
+ * A series bound to its label set (`labels()` in the sdk): a class, not closures, so the calls
+ * of a plugin refreshing thousands of series stay monomorphic.
+ */
+export class BoundScalar {
+  constructor(
+    private readonly family: ScalarFamily,
+    private readonly labels: LabelValues,
+    private series: ScalarSeries,
+  ) {}
+
+  set(value: number): void {
+    this.family.write(this.current(), value, false);
+  }
+
+  add(value: number): void {
+    this.family.write(this.current(), this.family.checkedIncrement(value), true);
+  }
+
+  /** The counter's `inc` of the sdk. */
+  inc(value = 1): void {
+    this.add(value);
+  }
+
+  /** The counter's `setTotal` of the sdk. */
+  setTotal(total: number): void {
+    this.set(total);
+  }
+
+  private current(): ScalarSeries {
+    // A reset dropped it: the family's series of the same labels now (created again if need be).
+    if (this.series.dropped) this.series = this.family.seriesOf(this.labels);
+    return this.series;
+  }
 }
 
 /** A counter or gauge: one number per label set. */
 export class ScalarFamily implements RenderableFamily {
   private readonly series = new Map<string, ScalarSeries>();
   private generation = 0;
+  /** Renders so far, and what the last one wrote and how many series it showed. */
+  private renders = 0;
+  private text = '';
+  private shown = 0;
+  /** A series changed value, appeared or came back since the last render. */
+  private dirty = true;
 
   constructor(
     readonly name: string,
@@ -38,49 +89,100 @@ export class ScalarFamily implements RenderableFamily {
   ) {
     checkLabelNames(name, labelNames);
     // A family without labels has its one series from the start, at 0.
-    if (labelNames.length === 0) this.at({}).value = 0;
+    if (labelNames.length === 0) this.write(this.at({}), 0, false);
   }
 
   set(labels: LabelValues, value: number): void {
-    this.at(labels).value = value;
+    this.write(this.at(labels), value, false);
   }
 
   add(labels: LabelValues, value: number): void {
-    if (value < 0) throw new Error(`counter '${this.name}' cannot decrease (inc by ${value})`);
-    this.at(labels).value += value;
+    this.write(this.at(labels), this.checkedIncrement(value), true);
+  }
+
+  /** The series of `labels`, bound: its updates skip the lookup. */
+  bind(labels: LabelValues): BoundScalar {
+    // Not exposed until written: a bound series of a process that never exited has no exit code.
+    return new BoundScalar(this, labels, this.at(labels, false));
+  }
+
+  /** The current series of `labels` (for a bound series a reset dropped). */
+  seriesOf(labels: LabelValues): ScalarSeries {
+    return this.at(labels);
   }
 
   /** Forget every label set; a family without labels goes back to 0. */
   reset(): void {
     for (const [key, series] of this.series)
-      if (series.generation !== this.generation) this.series.delete(key);
+      if (series.generation !== this.generation) {
+        series.dropped = true;
+        this.series.delete(key);
+      }
     this.generation += 1;
-    if (this.labelNames.length === 0) this.at({}).value = 0;
+    if (this.labelNames.length === 0) this.write(this.at({}), 0, false);
   }
 
-  renderSamples(out: string[]): void {
+  renderSamples(): string {
+    let count = 0;
     for (const series of this.series.values())
-      if (series.generation === this.generation)
-        out.push(`${series.prefix}${formatValue(series.value)}\n`);
+      if (series.generation === this.generation) count += 1;
+    if (!this.dirty && count === this.shown) return this.text;
+    this.renders += 1;
+    // Joined, not concatenated: the kept text is then one flat string, which the scrape's body
+    // copies at once instead of walking a chain of thousands of pieces every time.
+    const lines: string[] = [];
+    for (const series of this.series.values()) {
+      if (series.generation !== this.generation) continue;
+      if (series.line === '' || !Object.is(series.value, series.lineValue)) {
+        series.line = `${series.prefix}${formatValue(series.value)}\n`;
+        series.lineValue = series.value;
+      }
+      series.shownIn = this.renders;
+      lines.push(series.line);
+    }
+    const text = lines.join('');
+    this.text = text;
+    this.shown = count;
+    this.dirty = false;
+    return text;
   }
 
-  /** The series of `labels`, made current (a stale one restarts from 0). */
-  private at(labels: LabelValues): ScalarSeries {
+  checkedIncrement(value: number): number {
+    if (value < 0) throw new Error(`counter '${this.name}' cannot decrease (inc by ${value})`);
+    return value;
+  }
+
+  /**
+   * Set `series` to `value` (or add it), making the series current: a stale series counts from
+   * 0. The family's text is rendered again when a value changed or a series was not in it.
+   */
+  write(series: ScalarSeries, value: number, increment: boolean): void {
+    const stale = series.generation !== this.generation;
+    series.generation = this.generation;
+    const next = increment ? (stale ? 0 : series.value) + value : value;
+    if (!Object.is(series.value, next) || series.shownIn !== this.renders) this.dirty = true;
+    series.value = next;
+  }
+
+  /** The series of `labels`, created at 0 when new (exposed unless `current` is false). */
+  private at(labels: LabelValues, current = true): ScalarSeries {
     const key = labelKey(this.labelNames, labels);
-    let series = this.series.get(key);
-    if (series === undefined) {
-      const inner = innerLabelText(this.labelNames, labels);
-      series = {
-        prefix: inner === '' ? `${this.name} ` : `${this.name}{${inner}} `,
-        value: 0,
-        generation: this.generation,
-      };
-      this.series.set(key, series);
-    } else if (series.generation !== this.generation) {
-      series.generation = this.generation;
-      series.value = 0;
-    }
-    return series;
+    const series = this.series.get(key);
+    if (series !== undefined) return series;
+    const inner = innerLabelText(this.labelNames, labels);
+    const created: ScalarSeries = {
+      key,
+      prefix: inner === '' ? `${this.name} ` : `${this.name}{${inner}} `,
+      value: 0,
+      generation: current ? this.generation : -1,
+      dropped: false,
+      line: '',
+      lineValue: 0,
+      shownIn: -1,
+    };
+    this.series.set(key, created);
+    this.dirty = true;
+    return created;
   }
 }
 
@@ -103,6 +205,9 @@ export class HistogramFamily implements RenderableFamily {
   readonly type = 'histogram';
   private readonly series = new Map<string, HistogramSeries>();
   private readonly bounds: readonly number[];
+  /** The text of the last render, kept until an observation. */
+  private text = '';
+  private dirty = true;
 
   constructor(
     readonly name: string,
@@ -123,18 +228,24 @@ export class HistogramFamily implements RenderableFamily {
     series.counts[index] = (series.counts[index] ?? 0) + 1;
     series.sum += value;
     series.count += 1;
+    this.dirty = true;
   }
 
-  renderSamples(out: string[]): void {
+  renderSamples(): string {
+    if (!this.dirty) return this.text;
+    let text = '';
     for (const series of this.series.values()) {
       let cumulative = 0;
       series.bucketPrefixes.forEach((prefix, index) => {
         cumulative += series.counts[index] ?? 0;
-        out.push(`${prefix}${cumulative}\n`);
+        text += `${prefix}${cumulative}\n`;
       });
-      out.push(`${series.sumPrefix}${formatValue(series.sum)}\n`);
-      out.push(`${series.countPrefix}${series.count}\n`);
+      text += `${series.sumPrefix}${formatValue(series.sum)}\n`;
+      text += `${series.countPrefix}${series.count}\n`;
     }
+    this.text = text;
+    this.dirty = false;
+    return text;
   }
 
   private at(labels: LabelValues): HistogramSeries {
@@ -155,6 +266,7 @@ export class HistogramFamily implements RenderableFamily {
         count: 0,
       };
       this.series.set(key, series);
+      this.dirty = true;
     }
     return series;
   }

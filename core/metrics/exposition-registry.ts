@@ -31,10 +31,11 @@ import {
 /** A scrape waits at most this long for the refresh hooks. */
 const HOOK_BUDGET_MS = 2_000;
 /**
- * Sample lines formatted in one turn of the event loop before the render lets other work run
- * (at a family's end): a thousand processes are some 14,000 lines.
+ * How long a render may hold the event loop before it lets other work run (between families):
+ * a thousand processes are some 14,000 lines, and a scrape must not hold up requests, streams
+ * or the supervisor's timers for more than a few milliseconds.
  */
-const LINES_PER_TURN = 2_000;
+const RENDER_TURN_MS = 2;
 
 type ScrapeHook = (signal: AbortSignal) => Promise<void> | void;
 type Labels = Readonly<Record<string, string | number>>;
@@ -47,6 +48,8 @@ export class ExpositionRegistry {
   private readonly owners = new Map<string, string>();
   private readonly hooks: Array<{ readonly owner: string; readonly hook: ScrapeHook }> = [];
   private rendering: Promise<unknown> = Promise.resolve();
+  private readonly textHeaders = new Map<RenderableFamily, string>();
+  private readonly openMetricsHeaders = new Map<RenderableFamily, string>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -62,6 +65,7 @@ export class ExpositionRegistry {
       inc: (labels, value) => counter.add(labels ?? NO_LABELS, value ?? 1),
       setTotal: (labels, total) => counter.set(labels, total),
       reset: () => counter.reset(),
+      labels: (labels) => counter.bind(labels),
     };
   }
 
@@ -76,6 +80,7 @@ export class ExpositionRegistry {
     return {
       set: (labels, value) => gauge.set(labels, value),
       reset: () => gauge.reset(),
+      labels: (labels) => gauge.bind(labels),
     };
   }
 
@@ -107,25 +112,21 @@ export class ExpositionRegistry {
     return next;
   }
 
+  /**
+   * Each family is written whole within one turn of the event loop, from the values its series
+   * hold then; the render lets other work run between families once it used its turn.
+   */
   private async renderNow(accept: string | undefined): Promise<ExpositionText> {
     await this.runHooks();
     const openMetrics = negotiateExposition(accept) === 'openmetrics';
     const out: string[] = [];
-    let yielded = 0;
+    let turnStarted = performance.now();
     for (const family of this.families) {
-      if (out.length - yielded >= LINES_PER_TURN) {
-        yielded = out.length;
+      if (performance.now() - turnStarted >= RENDER_TURN_MS) {
         await setImmediate();
+        turnStarted = performance.now();
       }
-      // OpenMetrics names a counter family without `_total`; its samples keep the suffix.
-      const name =
-        openMetrics && family.type === 'counter'
-          ? family.name.slice(0, -'_total'.length)
-          : family.name;
-      out.push(
-        `# HELP ${name} ${escapeHelp(family.help, openMetrics)}\n# TYPE ${name} ${family.type}\n`,
-      );
-      family.renderSamples(out);
+      out.push(this.header(family, openMetrics), family.renderSamples());
     }
     if (openMetrics) out.push('# EOF\n');
     return {
@@ -134,9 +135,37 @@ export class ExpositionRegistry {
     };
   }
 
+  /** `# HELP` and `# TYPE` of `family`, written once per format. */
+  private header(family: RenderableFamily, openMetrics: boolean): string {
+    const headers = openMetrics ? this.openMetricsHeaders : this.textHeaders;
+    let header = headers.get(family);
+    if (header === undefined) {
+      // OpenMetrics names a counter family without `_total`; its samples keep the suffix.
+      const name =
+        openMetrics && family.type === 'counter'
+          ? family.name.slice(0, -'_total'.length)
+          : family.name;
+      header = `# HELP ${name} ${escapeHelp(family.help, openMetrics)}\n# TYPE ${name} ${family.type}\n`;
+      headers.set(family, header);
+    }
+    return header;
+  }
+
   private async runHooks(): Promise<void> {
     if (this.hooks.length === 0) return;
-    const signal = AbortSignal.timeout(HOOK_BUDGET_MS);
+    // A timer cleared when the hooks are done, not AbortSignal.timeout: that one's timer runs
+    // out after every scrape and builds an abort reason nobody reads.
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(), HOOK_BUDGET_MS);
+    const signal = budget.signal;
+    try {
+      await this.runHooksWith(signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async runHooksWith(signal: AbortSignal): Promise<void> {
     await Promise.all(
       this.hooks.map(async ({ owner, hook }) => {
         try {

@@ -38,6 +38,7 @@ import { startupStatusRoute } from './routes/startup-routes.js';
 import { supervisorService } from './supervisor-service.js';
 import { SupervisorRuntime } from './supervisor-runtime.js';
 import { checkStopBudget } from './stop-budget.js';
+import { TreeReadings } from './tree-usage.js';
 import { lintDocument } from './config-model/config-lint.js';
 import {
   historyRoute,
@@ -103,8 +104,10 @@ export default definePlugin({
     runtime.publishStatusWith(registerStatusStream(ctx, () => supervisor.states()));
     registerLogStream(ctx, logs);
     ctx.healthCheck('processes', processesHealthCheck(supervisor));
-    ctx.metrics(createProcessMetricsCollector(supervisor));
-    declareProcessSeries(ctx.exposition, supervisor);
+    // The metrics ticks' readings of the process trees serve the scrapes that follow them.
+    const treeReadings = new TreeReadings();
+    ctx.metrics(createProcessMetricsCollector(supervisor, { readings: treeReadings }));
+    declareProcessSeries(ctx.exposition, supervisor, treeReadings);
 
     ctx.onStart(() => runtime.start());
     ctx.onStop((signal) => runtime.stop(signal));

@@ -2,13 +2,20 @@
  * The supervisor's Prometheus series, one set per supervised process (label `process`): up, the
  * state as a stateset, restarts, last exit code, start time, CPU seconds, resident memory and
  * open descriptors of the whole process tree, and log bytes written. Refreshed at each scrape
- * from the live states and one read of /proc for every tree.
+ * from the live states; the tree usage comes from the latest reading of /proc when it is recent
+ * (a metrics tick's), else from one read of every tree made for the scrape.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import type { Exposition, ProcessState, ProcessStatus } from '../../sdk/index.js';
-import { ProcUsageReader, type ProcUsage } from './runtime/proc-usage.js';
+import type {
+  Exposition,
+  ExpositionCounterSeries,
+  ExpositionGaugeSeries,
+  ProcessState,
+  ProcessStatus,
+} from '../../sdk/index.js';
+import { ProcUsageReader } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
+import { readTrees, type TreeReading, type TreeReadings, type TreeUsage } from './tree-usage.js';
 
 /** Where a process comes from in the configuration. */
 export interface ProcessIdentity {
@@ -47,7 +54,12 @@ class MonotonicTotals {
       if (resetOnNewKey && before.key !== key) offset = 0;
       else if (raw < before.raw) offset += before.raw;
     }
-    this.seen.set(name, { raw, offset, key });
+    if (before === undefined) this.seen.set(name, { raw, offset, key });
+    else {
+      before.raw = raw;
+      before.offset = offset;
+      before.key = key;
+    }
     return offset + raw;
   }
 
@@ -56,24 +68,6 @@ class MonotonicTotals {
     const before = this.seen.get(name);
     return before === undefined ? undefined : before.offset + before.raw;
   }
-}
-
-/**
- * Open descriptors of `pids`. Since Linux 6.2 the size of `/proc/<pid>/fd` is its number of open
- * descriptors: one stat instead of opening and listing the directory (with 1,000 processes the
- * listing was a fifth of a scrape). Older kernels report 0 there, and then the directory is listed.
- */
-function openDescriptors(pids: readonly number[]): number {
-  let count = 0;
-  for (const pid of pids) {
-    try {
-      const size = statSync(`/proc/${pid}/fd`, { throwIfNoEntry: false })?.size ?? 0;
-      count += size > 0 ? size : readdirSync(`/proc/${pid}/fd`).length;
-    } catch {
-      // Gone, or not ours to read: counted as none.
-    }
-  }
-  return count;
 }
 
 function declareFamilies(exposition: Exposition) {
@@ -133,88 +127,158 @@ function declareFamilies(exposition: Exposition) {
 
 type Families = ReturnType<typeof declareFamilies>;
 
-/**
- * Processes refreshed in one turn of the event loop: with a thousand, one pass over every /proc
- * file and series blocked the loop for tens of milliseconds.
- */
+/** Processes whose series are refreshed in one turn of the event loop. */
 const PROCESSES_PER_TURN = 100;
+
+/**
+ * How old a reading of the trees a scrape may serve: samples a metrics tick old are what
+ * Prometheus gets from any exporter that samples on its own clock (the exposition carries no
+ * timestamps; the scrape's time stands for them), and the supervisor already lets the trees
+ * themselves be this old.
+ */
+const READING_MAX_AGE_MS = 10_000;
 
 type Totals = { readonly restarts: MonotonicTotals; readonly cpu: MonotonicTotals };
 
 /** Declare the families (during register) and refresh them before each scrape. */
-export function declareProcessSeries(exposition: Exposition, source: ExpositionSource): void {
+export function declareProcessSeries(
+  exposition: Exposition,
+  source: ExpositionSource,
+  readings: TreeReadings,
+): void {
   const families = declareFamilies(exposition);
-  // One reader per slice of processes: a reader keeps open the stat files of the pids it read
-  // last and closes the others, so each slice keeps its own.
-  const readers: ProcUsageReader[] = [];
+  // Reads the trees when no recent reading is there (no metrics tick lately).
+  const reader = new ProcUsageReader();
   // One table per counter, keyed by process name.
   const totals: Totals = { restarts: new MonotonicTotals(), cpu: new MonotonicTotals() };
-  exposition.beforeScrape(() => refresh(families, source, readers, totals));
+  const bound = new BoundSeries(families);
+  exposition.beforeScrape(async () => {
+    const states = source.states();
+    const trees = await source.pidTrees();
+    const reading =
+      readings.recent(trees, READING_MAX_AGE_MS) ??
+      (await readTrees(states, trees, reader, true))?.reading ??
+      emptyReading(trees);
+    readings.publish(reading);
+    await refresh(families, source, { states, reading, totals, bound });
+  });
+}
+
+/** Where /proc is missing: every tree reads as empty. */
+const emptyReading = (trees: PidTrees): TreeReading => ({
+  at: Date.now(),
+  trees,
+  usage: new Map(),
+});
+
+/** The bound series of one process (label sets rendered once per configuration). */
+interface ProcessSeries {
+  readonly up: ExpositionGaugeSeries;
+  readonly states: readonly ExpositionGaugeSeries[];
+  readonly restarts: ExpositionCounterSeries;
+  readonly exitCode: ExpositionGaugeSeries;
+  readonly started: ExpositionGaugeSeries;
+  readonly cpu: ExpositionCounterSeries;
+  readonly memory: ExpositionGaugeSeries;
+  readonly fds: ExpositionGaugeSeries;
+  readonly logBytes: ExpositionCounterSeries;
+}
+
+function bindProcess(families: Families, process: string): ProcessSeries {
+  const p = { process };
+  return {
+    up: families.up.labels(p),
+    states: STATES.map((state) => families.state.labels({ process, state })),
+    restarts: families.restarts.labels(p),
+    exitCode: families.exitCode.labels(p),
+    started: families.started.labels(p),
+    cpu: families.cpu.labels(p),
+    memory: families.memory.labels(p),
+    fds: families.fds.labels(p),
+    logBytes: families.logBytes.labels(p),
+  };
+}
+
+/** Bound series by process name, bound again when the configuration changes. */
+class BoundSeries {
+  private identities: readonly ProcessIdentity[] | undefined;
+  private byName = new Map<string, ProcessSeries>();
+  private info: readonly ExpositionGaugeSeries[] = [];
+
+  constructor(private readonly families: Families) {}
+
+  /** The info series of every configured process (bound for `identities`). */
+  infoOf(identities: readonly ProcessIdentity[]): readonly ExpositionGaugeSeries[] {
+    if (identities !== this.identities) {
+      this.identities = identities;
+      this.byName = new Map();
+      this.info = identities.map((d) =>
+        this.families.info.labels({
+          process: d.process_name,
+          service: d.config_key,
+          instance: d.instance_name ?? '',
+        }),
+      );
+    }
+    return this.info;
+  }
+
+  of(process: string): ProcessSeries {
+    let series = this.byName.get(process);
+    if (series === undefined) {
+      series = bindProcess(this.families, process);
+      this.byName.set(process, series);
+    }
+    return series;
+  }
+}
+
+interface Refresh {
+  readonly states: readonly ProcessState[];
+  readonly reading: TreeReading;
+  readonly totals: Totals;
+  readonly bound: BoundSeries;
 }
 
 async function refresh(
   families: Families,
   source: ExpositionSource,
-  readers: ProcUsageReader[],
-  totals: Totals,
+  { states, reading, totals, bound }: Refresh,
 ): Promise<void> {
   const { up, state, exitCode, started, memory, fds, info } = families;
-  const states = source.states();
-  const trees = await source.pidTrees();
   const written = source.logBytes();
+  const infos = bound.infoOf(source.identities());
   for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
-  let slices = 0;
   for (let first = 0; first < states.length; first += PROCESSES_PER_TURN) {
     if (first > 0) await setImmediate();
-    const reader = (readers[slices] ??= new ProcUsageReader());
-    slices += 1;
-    const slice = states.slice(first, first + PROCESSES_PER_TURN);
-    refreshSlice(families, { states: slice, trees, written, reader, totals });
+    for (const s of states.slice(first, first + PROCESSES_PER_TURN))
+      refreshProcess(bound.of(s.process_name), s, { usage: reading.usage, written, totals });
   }
-  for (const unused of readers.splice(slices)) unused.close();
-  for (const d of source.identities())
-    info.set(
-      { process: d.process_name, service: d.config_key, instance: d.instance_name ?? '' },
-      1,
-    );
+  for (const series of infos) series.set(1);
 }
 
-interface Slice {
-  readonly states: readonly ProcessState[];
-  readonly trees: PidTrees;
+interface Readings {
+  readonly usage: ReadonlyMap<string, TreeUsage>;
   readonly written: ReadonlyMap<string, number>;
-  readonly reader: ProcUsageReader;
   readonly totals: Totals;
 }
 
-function refreshSlice(families: Families, slice: Slice): void {
-  const { up, state, restarts, exitCode, started, cpu, memory, fds, logBytes } = families;
-  const { states, trees, written, reader, totals } = slice;
-  const treeOf = (s: ProcessState): readonly number[] =>
-    s.pid === null ? [] : (trees.get(s.process_name) ?? [s.pid]);
-  const usage = reader.read([...new Set(states.flatMap(treeOf))]) ?? new Map<number, ProcUsage>();
-  for (const s of states) {
-    const process = s.process_name;
-    const tree = treeOf(s);
-    up.set({ process }, s.status === 'running' ? 1 : 0);
-    for (const name of STATES) state.set({ process, state: name }, s.status === name ? 1 : 0);
-    restarts.setTotal({ process }, totals.restarts.total(process, s.restarts));
-    if (s.exit_code !== null) exitCode.set({ process }, s.exit_code);
-    if (s.started_at !== null) started.set({ process }, s.started_at / 1000);
-    let rss = 0;
-    let cpuSeconds = 0;
-    for (const pid of tree) {
-      const one = usage.get(pid);
-      rss += one?.memory ?? 0;
-      cpuSeconds += one?.cpuSeconds ?? 0;
-    }
-    const cpuTotal =
-      s.pid === null
-        ? (totals.cpu.last(process) ?? 0)
-        : totals.cpu.total(process, cpuSeconds, s.pid, true);
-    cpu.setTotal({ process }, cpuTotal);
-    memory.set({ process }, rss);
-    fds.set({ process }, openDescriptors(tree));
-    logBytes.setTotal({ process }, written.get(process) ?? 0);
-  }
+function refreshProcess(series: ProcessSeries, s: ProcessState, readings: Readings): void {
+  const { usage, written, totals } = readings;
+  const process = s.process_name;
+  const tree = s.pid === null ? undefined : usage.get(process);
+  series.up.set(s.status === 'running' ? 1 : 0);
+  for (let index = 0; index < STATES.length; index += 1)
+    series.states[index]?.set(s.status === STATES[index] ? 1 : 0);
+  series.restarts.setTotal(totals.restarts.total(process, s.restarts));
+  if (s.exit_code !== null) series.exitCode.set(s.exit_code);
+  if (s.started_at !== null) series.started.set(s.started_at / 1000);
+  const cpuTotal =
+    s.pid === null
+      ? (totals.cpu.last(process) ?? 0)
+      : totals.cpu.total(process, tree?.cpuSeconds ?? 0, s.pid, true);
+  series.cpu.setTotal(cpuTotal);
+  series.memory.set(tree?.rss ?? 0);
+  series.fds.set(tree?.fds ?? 0);
+  series.logBytes.setTotal(written.get(process) ?? 0);
 }

@@ -7,8 +7,9 @@
  */
 import type { ProcessMetrics } from '../../sdk/contracts/metrics-feed.js';
 import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../sdk/index.js';
-import { ProcUsageReader } from './runtime/proc-usage.js';
+import { ProcUsageReader, type ProcUsage } from './runtime/proc-usage.js';
 import type { PidTrees } from './supervisor.js';
+import { readTrees, treeOf, type TreeReadings } from './tree-usage.js';
 
 /** What the collector reads from the supervisor. */
 export interface MetricsSource extends Pick<ProcessSupervisor, 'states'> {
@@ -19,6 +20,8 @@ export interface MetricsSource extends Pick<ProcessSupervisor, 'states'> {
 export interface ProcessMetricsOptions {
   /** Collection interval; default: the pace metrics consumers ask for. */
   readonly intervalMs?: number;
+  /** Where each tick's tree usage is published for the Prometheus series. */
+  readonly readings?: TreeReadings;
 }
 
 type Usage = Readonly<Record<string, { cpu: number; memory: number } | undefined>>;
@@ -26,9 +29,11 @@ type Usage = Readonly<Record<string, { cpu: number; memory: number } | undefined
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** Usage of every pid in one pass; pids that vanished meanwhile are simply missing. */
-async function usageOf(pids: readonly number[], reader: ProcUsageReader): Promise<Usage> {
+async function usageOf(
+  pids: readonly number[],
+  fromProc: ReadonlyMap<number, ProcUsage> | null,
+): Promise<Usage> {
   if (pids.length === 0) return {};
-  const fromProc = reader.read(pids);
   if (fromProc !== null) return Object.fromEntries(fromProc);
   try {
     // Only where /proc is missing (a developer's macOS): loaded on first need.
@@ -45,13 +50,14 @@ export async function collectProcessMetrics(
   supervisor: MetricsSource,
   /** Remembers each pid's previous reading: keep one per collector. */
   reader: ProcUsageReader,
+  readings?: TreeReadings,
 ): Promise<Record<string, ProcessMetrics>> {
   const states = supervisor.states();
   const byName = await supervisor.pidTrees();
-  const trees = states.map((state) =>
-    state.pid === null ? [] : (byName.get(state.process_name) ?? [state.pid]),
-  );
-  const usage = await usageOf([...new Set(trees.flat())], reader);
+  const trees = states.map((state) => treeOf(state, byName));
+  const read = await readTrees(states, byName, reader, readings?.wantsDescriptors() ?? false);
+  if (read !== null) readings?.publish(read.reading);
+  const usage = await usageOf([...new Set(trees.flat())], read?.perPid ?? null);
   const now = Date.now();
   const sample: Record<string, ProcessMetrics> = {};
   states.forEach((state, index) => {
@@ -94,6 +100,6 @@ export function createProcessMetricsCollector(
     // Without an interval of its own it samples at the pace consumers ask for
     // (stackd.metrics.interval_ms while someone streams), like the system collector.
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
-    collect: () => collectProcessMetrics(supervisor, reader),
+    collect: () => collectProcessMetrics(supervisor, reader, options.readings),
   };
 }

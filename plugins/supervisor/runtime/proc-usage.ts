@@ -9,6 +9,7 @@
  * can never be read through it; it is closed once its process is gone or no longer asked for.
  */
 import { closeSync, openSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { readStatFd, readStatLine, statFields } from './proc-table.js';
 
 /** One process's usage: CPU in percent of one core since the previous reading, RSS in bytes. */
@@ -31,11 +32,21 @@ interface Reading {
   readonly at: number;
 }
 
+/** One reading in progress: its usage, the readings to compare with next time, its kept files. */
+interface Round {
+  readonly usage: Map<number, ProcUsage>;
+  readonly current: Map<number, Reading>;
+  readonly files: Map<number, number>;
+}
+
+const newRound = (): Round => ({ usage: new Map(), current: new Map(), files: new Map() });
+
 /** Reads usage of pids, remembering each one's previous reading for the CPU share. */
 export class ProcUsageReader {
   private previous = new Map<number, Reading>();
   private files = new Map<number, number>();
   private pageBytes: number | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
 
   /**
    * Usage of every pid still alive, or null where /proc is not available. A pid seen for the
@@ -44,12 +55,41 @@ export class ProcUsageReader {
   read(pids: readonly number[]): Map<number, ProcUsage> | null {
     const pageBytes = this.pageSize();
     if (pageBytes === null) return null;
+    const round = newRound();
+    this.readSome(pids, pageBytes, round);
+    this.finish(round);
+    return round.usage;
+  }
+
+  /**
+   * {@link read}, `perTurn` pids per turn of the event loop, so a thousand pids do not hold it
+   * for one long pass. Calls run one after another: a reading swaps the kept files at its end.
+   */
+  readInTurns(pids: readonly number[], perTurn: number): Promise<Map<number, ProcUsage> | null> {
+    const next = this.queue.then(() => this.readSlices(pids, perTurn));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async readSlices(
+    pids: readonly number[],
+    perTurn: number,
+  ): Promise<Map<number, ProcUsage> | null> {
+    const pageBytes = this.pageSize();
+    if (pageBytes === null) return null;
+    const round = newRound();
+    for (let first = 0; first < pids.length; first += perTurn) {
+      if (first > 0) await setImmediate();
+      this.readSome(pids.slice(first, first + perTurn), pageBytes, round);
+    }
+    this.finish(round);
+    return round.usage;
+  }
+
+  private readSome(pids: readonly number[], pageBytes: number, round: Round): void {
     const now = performance.now();
-    const usage = new Map<number, ProcUsage>();
-    const current = new Map<number, Reading>();
-    const files = new Map<number, number>();
     for (const pid of pids) {
-      const fields = statFields(this.readLine(pid, files));
+      const fields = statFields(this.readLine(pid, round.files));
       if (fields === undefined) continue;
       const cpuTicks = Number(fields[11]) + Number(fields[12]);
       const startTicks = fields[19] ?? '';
@@ -61,17 +101,20 @@ export class ProcUsageReader {
         cpu = (cpuMs / (now - before.at)) * 100;
       }
       const reapedTicks = Number(fields[13]) + Number(fields[14]);
-      usage.set(pid, {
+      round.usage.set(pid, {
         cpu,
         memory: Number(fields[21]) * pageBytes,
         cpuSeconds: (cpuTicks + reapedTicks) / TICKS_PER_SECOND,
       });
-      current.set(pid, reading);
+      round.current.set(pid, reading);
     }
-    for (const [pid, fd] of this.files) if (files.get(pid) !== fd) closeSync(fd);
-    this.files = files;
-    this.previous = current;
-    return usage;
+  }
+
+  /** Close the files of pids no longer asked for; this round's readings become the previous. */
+  private finish(round: Round): void {
+    for (const [pid, fd] of this.files) if (round.files.get(pid) !== fd) closeSync(fd);
+    this.files = round.files;
+    this.previous = round.current;
   }
 
   /** Close every file kept open (the reader can still be used afterwards). */

@@ -170,3 +170,49 @@ test('names, labels and counters are checked', (t) => {
     message: /declared by both 'u' and 'v'/,
   });
 });
+
+test('a bound series is exposed once set, follows its updates and outlives a reset', async (t) => {
+  const registry = new ExpositionRegistry(logger);
+  const gauge = registry.gauge<'process'>('t', {
+    name: 'stackd_t_memory_bytes',
+    help: 'Memory',
+    labelNames: ['process'],
+  });
+  const counter = registry.counter<'process'>('t', {
+    name: 'stackd_t_exits_total',
+    help: 'Exits',
+    labelNames: ['process'],
+  });
+  const a = gauge.labels({ process: 'a' });
+  const b = gauge.labels({ process: 'b' });
+  const exits = counter.labels({ process: 'a' });
+  const body = async (): Promise<string> => (await registry.render(undefined)).body;
+  t.false((await body()).includes('stackd_t_memory_bytes{'), 'bound but never set: not exposed');
+  a.set(1);
+  b.set(2);
+  exits.inc();
+  exits.inc(2);
+  t.regex(
+    await body(),
+    /stackd_t_memory_bytes\{process="a"\} 1\nstackd_t_memory_bytes\{process="b"\} 2\n/,
+  );
+  t.regex(await body(), /stackd_t_exits_total\{process="a"\} 3\n/, 'the same text twice');
+  a.set(5);
+  t.regex(await body(), /stackd_t_memory_bytes\{process="a"\} 5\n/, 'a changed value is rendered');
+  // Two resets drop a series not set in between; setting the bound series brings it back.
+  gauge.reset();
+  b.set(2);
+  t.false((await body()).includes('memory_bytes{process="a"}'), 'not set since the reset: gone');
+  gauge.reset();
+  b.set(2);
+  a.set(7);
+  t.regex(await body(), /stackd_t_memory_bytes\{process="a"\} 7\n/);
+  exits.setTotal(10);
+  counter.reset();
+  counter.reset();
+  exits.inc();
+  t.regex(await body(), /stackd_t_exits_total\{process="a"\} 1\n/, 'from 0 after being dropped');
+  const lines = (await body()).split('\n').filter((line) => line.includes('{'));
+  t.is(new Set(lines).size, lines.length, 'one line per series');
+  t.is((await run('promtool', ['check', 'metrics'], await body())).code, 0);
+});

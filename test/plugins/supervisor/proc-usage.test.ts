@@ -60,3 +60,32 @@ test('kept files follow the pids asked for and are closed when their process is 
   t.is(openFiles(), before);
   reader.close();
 });
+
+test.serial(
+  'a reading in turns reads every pid, keeps their files across slices and closes the rest',
+  async (t) => {
+    const children = Array.from({ length: 5 }, () => spawn('sleep', ['600'], { stdio: 'ignore' }));
+    t.teardown(() => children.forEach((child) => child.kill('SIGKILL')));
+    const pids = children.map((child) => child.pid ?? 0);
+    const reader = new ProcUsageReader();
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    // Two calls at once run one after the other, a slice of two pids per turn.
+    const [first, second] = await Promise.all([
+      reader.readInTurns(pids, 2),
+      reader.readInTurns(pids, 2),
+    ]);
+    for (const pid of pids) {
+      t.true((first?.get(pid)?.memory ?? 0) > 0, `pid ${pid} read`);
+      t.true((second?.get(pid)?.memory ?? 0) > 0);
+    }
+    t.is(openFiles(), before + pids.length, 'one kept file per pid, none opened twice');
+    t.deepEqual(
+      [...((await reader.readInTurns(pids.slice(0, 2), 2)) ?? new Map()).keys()],
+      pids.slice(0, 2),
+    );
+    t.is(openFiles(), before + 2, 'the files of pids no longer asked for are closed');
+    reader.close();
+    t.is(openFiles(), before);
+  },
+);

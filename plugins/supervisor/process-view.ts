@@ -2,9 +2,10 @@
  * What the process routes show of an entry (pure): the list-entry fields of the API, the block with
  * secrets redacted exactly as GET /config shows them (docs/decisions.md §16: the values of API keys,
  * tokens, passwords, secrets, webhooks and headers become "[REDACTED]", URL credentials `***`),
- * version and repository URLs, and the live state.
+ * version and repository URLs, and the live state; and the descriptor the `supervisor.processes`
+ * contract hands other plugins.
  */
-import type { JsonRecord, ProcessState } from '../../sdk/index.js';
+import type { JsonRecord, ProcessDescriptor, ProcessState } from '../../sdk/index.js';
 import type { ProcessEntry } from '../../sdk/index.js';
 import { redactConfig } from '../../sdk/index.js';
 import type { ProcessListEntry, ServiceStatusBody, StatusFrame } from './schemas.js';
@@ -137,5 +138,16 @@ export function statusFrame(states: readonly ProcessState[], now = Date.now()): 
         ...(state.reason === null ? {} : { reason: state.reason }),
       };
     }),
+  };
+}
+
+/** An entry as the `supervisor.processes` contract describes it (the block is a copy). */
+export function descriptor(entry: ProcessEntry): ProcessDescriptor {
+  return {
+    process_name: entry.process_name,
+    config_key: entry.config_key,
+    instance_name: entry.instance_name,
+    enabled: entry.block.enabled === true,
+    block: structuredClone(entry.block),
   };
 }

@@ -3,7 +3,6 @@
  * dependency order and shutdown in reverse. Implements the `supervisor.processes` contract.
  * The host's own API entry is reported as always running with the host's pid.
  */
-import { setMaxListeners } from 'node:events';
 import {
   BadRequestError,
   SecretScrubber,
@@ -24,16 +23,20 @@ import type { SupervisorConfig } from './config.js';
 import type { LogLineBus } from './logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';
 import { buildProcessSpec, logFilePath, type ProcessSpec } from './process-spec.js';
-import { listEntry, type ListExtras } from './process-view.js';
+import { descriptor, listEntry, type ListExtras } from './process-view.js';
 import type { ProcessListBody } from './schemas.js';
-import { dependentsOf, runOrdered } from './runtime/ordered-run.js';
+import { shutdownInReverse, startInOrder } from './runtime/boot-and-shutdown.js';
 import { startupDependencies } from './runtime/startup-dependencies.js';
 import { ProcessRunner } from './runtime/process-runner.js';
 import { stoppedState } from './runtime/state-record.js';
 import type { LimitBreach } from './limits/limit-watch.js';
-import type { LaunchCgroups, LaunchRecords, StartOutcome } from './runtime/runner-types.js';
+import type {
+  AdoptionStamp,
+  LaunchCgroups,
+  LaunchRecords,
+  StartOutcome,
+} from './runtime/runner-types.js';
 import { processTrees, type TreeRoot } from './runtime/process-trees.js';
-import type { AdoptionStamp } from './runtime/process-runner.js';
 import { adoptLeftovers, blockFingerprint, type Adopter } from './adoption/adopt-leftovers.js';
 import { PROCESS_SELF_STOP } from './errors.js';
 
@@ -61,16 +64,6 @@ export interface SupervisorOptions {
   readonly listenPort?: () => number | null;
   /** What a previous host left running, to adopt at boot (absent: nothing is adopted). */
   readonly adopter?: Adopter;
-}
-
-function descriptor(entry: ProcessEntry): ProcessDescriptor {
-  return {
-    process_name: entry.process_name,
-    config_key: entry.config_key,
-    instance_name: entry.instance_name,
-    enabled: entry.block.enabled === true,
-    block: structuredClone(entry.block),
-  };
 }
 
 /** Process trees by process name (see {@link Supervisor.pidTrees}). */
@@ -315,53 +308,30 @@ export class Supervisor {
     const names = this.entries()
       .filter((entry) => !entry.self && entry.block.enabled === true)
       .map((entry) => entry.process_name);
-    const failed = new Map<string, string>();
     // Whatever a previous host left running is adopted before anything starts.
     const resumed =
       this.options.adopter === undefined
         ? new Set<string>()
         : await adoptLeftovers(names, this.options.adopter, (name) => this.runner(name));
     onPlan(names);
-    if (names.length === 0) return { started: [], failed };
+    if (names.length === 0) return { started: [], failed: new Map<string, string>() };
     const { logger } = this.options;
     this.bootDependencies = startupDependencies(graph, names, logger);
     logger.info(`starting ${names.length} enabled process(es)`);
-    await runOrdered(names, {
-      before: this.bootDependencies,
-      action: async (name) => {
-        // Resuming a backoff: its restart is due when it was due, not now.
-        if (resumed.has(name)) return true;
-        const { failure } = await this.runner(name).start();
-        if (failure !== null) failed.set(name, failure.message);
-        return failure === null;
-      },
-      onFailedPrerequisite: (name, failed) =>
-        logger.warn(`${name} starts although its dependencies did not: ${failed.join(', ')}`),
-      onCycle: (path) => logger.warn(`dependency cycle ${path.join(' → ')}: edge ignored`),
+    return startInOrder(names, {
+      dependencies: this.bootDependencies,
+      skip: resumed,
+      start: (name) => this.runner(name).start(),
+      logger,
       signal,
     });
-    return { started: names.filter((name) => !failed.has(name)), failed };
   }
 
   /** Stop every process (dependents first, the rest in parallel); SIGKILL what outlives the budget. */
   async stopAll(budgetMs: number, hostDeadline?: AbortSignal): Promise<void> {
-    const cutShort = new AbortController();
-    // Every stopping process waits on this one signal: more than Node's 10 listeners is expected.
-    setMaxListeners(0, cutShort.signal);
-    const timer = setTimeout(() => cutShort.abort(), budgetMs);
-    // The host's own stop budget ending first turns every remaining grace into SIGKILL now.
-    hostDeadline?.addEventListener('abort', () => cutShort.abort(), { once: true });
-    const names = [...this.runners.keys()];
     try {
-      await runOrdered(names, {
-        before: dependentsOf(names, this.bootDependencies),
-        action: async (name) => {
-          await this.runners.get(name)?.shutdown(cutShort.signal);
-          return true;
-        },
-      });
+      await shutdownInReverse(this.runners, this.bootDependencies, budgetMs, hostDeadline);
     } finally {
-      clearTimeout(timer);
       await this.writers.closeAll();
     }
   }

@@ -17,6 +17,14 @@ export interface StartOutcome {
   readonly failure: { readonly kind: StartFailureKind; readonly message: string } | null;
 }
 
+/** Which host start adopted a process, and when. */
+export interface AdoptionStamp {
+  /** Epoch ms of the adoption. */
+  readonly adopted_at: number;
+  /** Epoch ms at which the adopting host started. */
+  readonly adopted_by_host_start: number;
+}
+
 /** What a runner needs from its owner. */
 export interface RunnerDeps {
   readonly processName: string;

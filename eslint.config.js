@@ -86,17 +86,17 @@ const sizeExceptions = [
       'plugins/metrics/wire/history-series.ts',
       'plugins/onboarding/service-config/python-check.ts',
       'plugins/onboarding/start/plan-block.ts',
-      'plugins/supervisor/command-line.ts',
       'plugins/supervisor/config-model/change-plan.ts',
-      'plugins/supervisor/process-exposition.ts',
-      'plugins/supervisor/process-spec.ts',
+      'plugins/supervisor/metrics/process-exposition.ts',
+      'plugins/supervisor/spec/command-line.ts',
+      'plugins/supervisor/spec/process-spec.ts',
       'plugins/supervisor/waits/wait-specs.ts',
       'plugins/symlinks/manifest/restore.ts',
       'sdk/outbound/addresses.ts',
       // Login's order of refusals (per-address lock, known device, slowdown, password,
       // disabled) and the limit readers (one branch per cgroup version and per limit) read as
-      // one table each; the leftover reaping and the runner's exit reaction likewise.
-      'plugins/auth/session-service.ts',
+      // one table each; the leftover reaping likewise.
+      'plugins/auth/sessions/session-service.ts',
       'plugins/supervisor/limits/cgroup-limits.ts',
       'plugins/supervisor/limits/limit-watch.ts',
       'plugins/supervisor/runtime/launch-book.ts',

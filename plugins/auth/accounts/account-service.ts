@@ -9,12 +9,12 @@ import {
   InputError,
   NotFoundError,
   type Logger,
-} from '../../sdk/index.js';
+} from '../../../sdk/index.js';
 import type { AuthStateStore } from './auth-state.js';
-import type { AccountEvent } from './events.js';
+import type { AccountEvent } from '../events.js';
 import type { PasswordHasher } from './password-hasher.js';
-import type { SessionTokens } from './session-tokens.js';
-import type { TokenPair } from './token-service.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
+import type { TokenPair } from '../tokens/token-service.js';
 import type { UserAccount, UserStore } from './user-store.js';
 import {
   AUTH_CURRENT_PASSWORD_REQUIRED,
@@ -24,7 +24,7 @@ import {
   AUTH_USERNAME_TAKEN,
   AUTH_USERS_EXIST,
   AUTH_USER_NOT_FOUND,
-} from './errors.js';
+} from '../errors.js';
 
 /** The authentication status object the API answers. */
 export interface AuthStatus {

@@ -3,7 +3,7 @@
  * setup wizard was skipped. Kept in the plugin's SQLite database next to the users, so it
  * survives restarts; read from memory on every request.
  */
-import type { Database } from '../../sdk/index.js';
+import type { Database } from '../../../sdk/index.js';
 
 /** The two persisted flags. */
 export interface AuthMode {

@@ -10,8 +10,8 @@
  * transaction rolls back.
  */
 import { randomUUID } from 'node:crypto';
-import { isoTime } from '../../sdk/index.js';
-import type { Database } from '../../sdk/index.js';
+import { isoTime } from '../../../sdk/index.js';
+import type { Database } from '../../../sdk/index.js';
 
 /** A user as the API shows it. */
 export interface UserAccount {

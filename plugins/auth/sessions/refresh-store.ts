@@ -5,7 +5,7 @@
  * is a replay: the whole family is revoked, so a stolen token dies with the session it came from.
  * Logout revokes the family. Rows expire with their token and are pruned.
  */
-import type { Database } from '../../sdk/index.js';
+import type { Database } from '../../../sdk/index.js';
 
 /** What using a refresh token found. */
 export type RefreshUse =

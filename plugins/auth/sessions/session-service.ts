@@ -9,14 +9,14 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
   type Logger,
-} from '../../sdk/index.js';
-import type { AuthStateStore } from './auth-state.js';
-import type { PasswordHasher } from './password-hasher.js';
-import type { LoginSlowdown } from './login-slowdown.js';
-import type { KeyPolicy, LimitedKey, RateLimiter } from './rate-limiter.js';
+} from '../../../sdk/index.js';
+import type { AuthStateStore } from '../accounts/auth-state.js';
+import type { PasswordHasher } from '../accounts/password-hasher.js';
+import type { LoginSlowdown } from '../login-throttle/login-slowdown.js';
+import type { KeyPolicy, LimitedKey, RateLimiter } from '../login-throttle/rate-limiter.js';
 import type { SessionTokens } from './session-tokens.js';
-import type { TokenPair, TokenService, TokenSubject } from './token-service.js';
-import type { UserRecord, UserStore } from './user-store.js';
+import type { TokenPair, TokenService, TokenSubject } from '../tokens/token-service.js';
+import type { UserRecord, UserStore } from '../accounts/user-store.js';
 import {
   AUTH_INVALID_CREDENTIALS,
   AUTH_INVALID_REFRESH_TOKEN,
@@ -25,7 +25,7 @@ import {
   AUTH_REFRESH_TOKEN_REVOKED,
   AUTH_USER_DISABLED,
   AUTH_USER_REVOKED,
-} from './errors.js';
+} from '../errors.js';
 
 /** What signing in needs. */
 export interface SessionServiceDeps {

@@ -4,7 +4,7 @@
  * is 256 random bits, so a slow hash adds nothing). Listable by id and name, revocable by id.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { SCRAPE_TOKEN_PREFIX, isoSeconds, type Database } from '../../sdk/index.js';
+import { SCRAPE_TOKEN_PREFIX, isoSeconds, type Database } from '../../../sdk/index.js';
 
 /** What listing shows of a token (never the token itself). */
 export interface ScrapeTokenInfo {

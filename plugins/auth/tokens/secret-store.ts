@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, stat } from 'node:fs/promises';
-import type { Logger, PluginStorage } from '../../sdk/index.js';
+import type { Logger, PluginStorage } from '../../../sdk/index.js';
 
 /** File name inside the plugin's storage folder. */
 export const SECRET_FILE = 'jwt-secret';

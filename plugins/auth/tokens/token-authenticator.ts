@@ -8,13 +8,13 @@ import type {
   AuthenticationResult,
   Authenticator,
   Logger,
-} from '../../sdk/index.js';
-import { EXPOSITION_PATH, EXPOSITION_SCOPE, SCRAPE_TOKEN_PREFIX } from '../../sdk/index.js';
-import type { AuthStateStore } from './auth-state.js';
+} from '../../../sdk/index.js';
+import { EXPOSITION_PATH, EXPOSITION_SCOPE, SCRAPE_TOKEN_PREFIX } from '../../../sdk/index.js';
+import type { AuthStateStore } from '../accounts/auth-state.js';
 import type { ScrapeTokenStore } from './scrape-token-store.js';
-import { principalState } from './session-service.js';
+import { principalState } from '../sessions/session-service.js';
 import type { TokenService } from './token-service.js';
-import type { UserStore } from './user-store.js';
+import type { UserStore } from '../accounts/user-store.js';
 import {
   AUTH_CHECK_FAILED,
   AUTH_INVALID_TOKEN,
@@ -22,7 +22,7 @@ import {
   AUTH_TOKEN_SCOPE,
   AUTH_USER_DISABLED,
   AUTH_USER_REVOKED,
-} from './errors.js';
+} from '../errors.js';
 
 const OPEN: AuthenticationResult = { ok: true, principal: null };
 

@@ -6,9 +6,9 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import type { Exposition, ProcessState, ProcessStatus } from '../../sdk/index.js';
-import { ProcUsageReader, type ProcUsage } from './runtime/proc-usage.js';
-import type { PidTrees } from './supervisor.js';
+import type { Exposition, ProcessState, ProcessStatus } from '../../../sdk/index.js';
+import { ProcUsageReader, type ProcUsage } from '../runtime/proc-usage.js';
+import type { PidTrees } from '../supervision/supervisor.js';
 
 /** Where a process comes from in the configuration. */
 export interface ProcessIdentity {

@@ -5,10 +5,10 @@
  * elsewhere); the trees come from the supervisor's `pidTrees` (each launch's cgroup members;
  * the whole process table only for launches without a cgroup).
  */
-import type { ProcessMetrics } from '../../sdk/contracts/metrics-feed.js';
-import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../sdk/index.js';
-import { ProcUsageReader } from './runtime/proc-usage.js';
-import type { PidTrees } from './supervisor.js';
+import type { ProcessMetrics } from '../../../sdk/contracts/metrics-feed.js';
+import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../../sdk/index.js';
+import { ProcUsageReader } from '../runtime/proc-usage.js';
+import type { PidTrees } from '../supervision/supervisor.js';
 
 /** What the collector reads from the supervisor. */
 export interface MetricsSource extends Pick<ProcessSupervisor, 'states'> {

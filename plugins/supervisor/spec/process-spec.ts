@@ -4,16 +4,16 @@
  * health check and log file. Resolved at every start, so edits to the block apply on the next
  * start. Invalid fields throw a {@link ProcessSpecError} naming the field.
  */
-import { limitSpecOf, type LimitSpec } from './limits/limit-fields.js';
+import { limitSpecOf, type LimitSpec } from '../limits/limit-fields.js';
 import { constants } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isJsonRecord } from '../../sdk/index.js';
-import type { JsonRecord } from '../../sdk/index.js';
+import { isJsonRecord } from '../../../sdk/index.js';
+import type { JsonRecord } from '../../../sdk/index.js';
 import { commandArgv, fillPlaceholders, ProcessSpecError } from './command-line.js';
-import type { ProcessEntry } from '../../sdk/index.js';
-import type { SupervisorConfig } from './config.js';
+import type { ProcessEntry } from '../../../sdk/index.js';
+import type { SupervisorConfig } from '../config.js';
 import type { RestartPolicy } from './restart-policy.js';
-import { parseWaits, probeHost, type WaitItem } from './waits/wait-specs.js';
+import { parseWaits, probeHost, type WaitItem } from '../waits/wait-specs.js';
 
 /** Opt-in health probing of a running process. */
 export interface HealthCheckSpec {

@@ -1,5 +1,5 @@
 /** The end of the boot start as a notable event: the whole stack is up, or some of it is not. */
-import type { NotableEvent } from '../../sdk/index.js';
+import type { NotableEvent } from '../../../sdk/index.js';
 
 /** `stackd.startup.ready` when nothing failed, else `stackd.startup.degraded` naming the failed. */
 export function startupEvent(

@@ -6,8 +6,8 @@
  * host stops. Kept in memory: a host restart is a
  * new boot.
  */
-import { isoTime } from '../../sdk/index.js';
-import type { ProcessState } from '../../sdk/index.js';
+import { isoTime } from '../../../sdk/index.js';
+import type { ProcessState } from '../../../sdk/index.js';
 
 export type StartupPhase =
   'initializing' | 'starting_services' | 'ready' | 'degraded' | 'shutting_down';

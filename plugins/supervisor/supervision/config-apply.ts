@@ -3,8 +3,8 @@
  * on disk): the change's plan (change-plan.ts, the same function the preview answers with) is
  * run step by step, one change after the other, each step logged.
  */
-import type { DependencyGraphService, JsonRecord, Logger } from '../../sdk/index.js';
-import { planChange, type ChangePlan, type PlanContext } from './config-model/change-plan.js';
+import type { DependencyGraphService, JsonRecord, Logger } from '../../../sdk/index.js';
+import { planChange, type ChangePlan, type PlanContext } from '../config-model/change-plan.js';
 import type { ProcessControl } from './process-control.js';
 import type { Supervisor } from './supervisor.js';
 

@@ -1,9 +1,9 @@
 /** One log writer per process and file, created at its first start, closed at shutdown. */
-import type { Logger, SecretScrubber } from '../../sdk/index.js';
-import type { LogLineBus } from './logs/log-line-bus.js';
-import { ProcessLogWriter } from './logs/log-writer.js';
-import type { ProcessSpec } from './process-spec.js';
-import type { OutputSink } from './runtime/launch.js';
+import type { Logger, SecretScrubber } from '../../../sdk/index.js';
+import type { LogLineBus } from '../logs/log-line-bus.js';
+import { ProcessLogWriter } from '../logs/log-writer.js';
+import type { ProcessSpec } from '../spec/process-spec.js';
+import type { OutputSink } from '../runtime/launch.js';
 
 /** Rotation settings of every writer. */
 export interface LogWriterSettings {

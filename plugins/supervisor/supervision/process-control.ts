@@ -4,12 +4,16 @@
  * typed errors. Shared by the current routes and their earlier-generation aliases.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BadRequestError, ConflictError, type ProcessState } from '../../sdk/index.js';
-import type { LaunchOptions, LaunchResult, ProcessEntry } from '../../sdk/index.js';
-import type { StartOutcome } from './runtime/runner-types.js';
+import { BadRequestError, ConflictError, type ProcessState } from '../../../sdk/index.js';
+import type { LaunchOptions, LaunchResult, ProcessEntry } from '../../../sdk/index.js';
+import type { StartOutcome } from '../runtime/runner-types.js';
 import type { StartPreparers } from './start-preparers.js';
 import type { Supervisor } from './supervisor.js';
-import { PROCESS_CONFIG_INVALID, PROCESS_START_CANCELLED, PROCESS_START_FAILED } from './errors.js';
+import {
+  PROCESS_CONFIG_INVALID,
+  PROCESS_START_CANCELLED,
+  PROCESS_START_FAILED,
+} from '../errors.js';
 
 /** What a start or restart came to. */
 export type BoundedStart =

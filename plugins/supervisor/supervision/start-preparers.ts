@@ -2,7 +2,7 @@
  * The before-start extension point: other plugins (onboarding's setup hooks) prepare a service
  * before each launch. Preparers run in the order they were added; a throw aborts the launch.
  */
-import type { ProcessDescriptor, StartPreparer } from '../../sdk/index.js';
+import type { ProcessDescriptor, StartPreparer } from '../../../sdk/index.js';
 
 /** The preparers of one supervisor. */
 export class StartPreparers {

@@ -3,7 +3,7 @@
  * notice core gives before it runs out: otherwise the host would move on (and exit) while
  * process groups are still inside their grace time. Refused at boot, naming both fields.
  */
-import { PluginConfigError, STOP_NOTICE_MS } from '../../sdk/index.js';
+import { PluginConfigError, STOP_NOTICE_MS } from '../../../sdk/index.js';
 
 /** Throws when `shutdown_budget_sec` does not fit in the host's stop budget. */
 export function checkStopBudget(shutdownBudgetSec: number, hostStopBudgetMs: number): void {

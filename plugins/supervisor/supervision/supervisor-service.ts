@@ -2,7 +2,7 @@
  * The `supervisor.processes` service other plugins use: the supervisor's queries and controls,
  * plus the bounded launch of the control routes and the before-start extension point.
  */
-import type { ProcessSupervisor } from '../../sdk/index.js';
+import type { ProcessSupervisor } from '../../../sdk/index.js';
 import type { ProcessControl } from './process-control.js';
 import type { StartPreparers } from './start-preparers.js';
 import type { Supervisor } from './supervisor.js';

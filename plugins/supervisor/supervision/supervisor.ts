@@ -11,34 +11,34 @@ import {
   type Logger,
   type ProcessDescriptor,
   type ProcessState,
-} from '../../sdk/index.js';
-import { ProcessSpecError } from './command-line.js';
+} from '../../../sdk/index.js';
+import { ProcessSpecError } from '../spec/command-line.js';
 import {
   findProcessEntry,
   listProcessEntries,
   requireProcessEntry,
   type ProcessEntry,
-} from '../../sdk/index.js';
-import type { SupervisorConfig } from './config.js';
-import type { LogLineBus } from './logs/log-line-bus.js';
+} from '../../../sdk/index.js';
+import type { SupervisorConfig } from '../config.js';
+import type { LogLineBus } from '../logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';
-import { buildProcessSpec, logFilePath, type ProcessSpec } from './process-spec.js';
-import { descriptor, listEntry, type ListExtras } from './process-view.js';
-import type { ProcessListBody } from './schemas.js';
-import { shutdownInReverse, startInOrder } from './runtime/boot-and-shutdown.js';
-import { startupDependencies } from './runtime/startup-dependencies.js';
-import { ProcessRunner } from './runtime/process-runner.js';
-import { stoppedState } from './runtime/state-record.js';
-import type { LimitBreach } from './limits/limit-watch.js';
+import { buildProcessSpec, logFilePath, type ProcessSpec } from '../spec/process-spec.js';
+import { descriptor, listEntry, type ListExtras } from '../views/process-view.js';
+import type { ProcessListBody } from '../schemas.js';
+import { shutdownInReverse, startInOrder } from '../runtime/boot-and-shutdown.js';
+import { startupDependencies } from '../runtime/startup-dependencies.js';
+import { ProcessRunner } from '../runtime/process-runner.js';
+import { stoppedState } from '../runtime/state-record.js';
+import type { LimitBreach } from '../limits/limit-watch.js';
 import type {
   AdoptionStamp,
   LaunchCgroups,
   LaunchRecords,
   StartOutcome,
-} from './runtime/runner-types.js';
-import { processTrees, type TreeRoot } from './runtime/process-trees.js';
-import { adoptLeftovers, blockFingerprint, type Adopter } from './adoption/adopt-leftovers.js';
-import { PROCESS_SELF_STOP } from './errors.js';
+} from '../runtime/runner-types.js';
+import { processTrees, type TreeRoot } from '../runtime/process-trees.js';
+import { adoptLeftovers, blockFingerprint, type Adopter } from '../adoption/adopt-leftovers.js';
+import { PROCESS_SELF_STOP } from '../errors.js';
 
 /** What the supervisor is built from. */
 export interface SupervisorOptions {

@@ -1,6 +1,6 @@
 /** Figures of the process list read from elsewhere: the metrics snapshot and the listen URL. */
-import type { MetricsSnapshot } from '../../sdk/index.js';
-import { isJsonRecord } from '../../sdk/index.js';
+import type { MetricsSnapshot } from '../../../sdk/index.js';
+import { isJsonRecord } from '../../../sdk/index.js';
 
 /**
  * CPU and memory of one process tree from the latest `processes` sample, if it has them for this

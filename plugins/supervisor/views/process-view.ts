@@ -5,10 +5,10 @@
  * version and repository URLs, and the live state; and the descriptor the `supervisor.processes`
  * contract hands other plugins.
  */
-import type { JsonRecord, ProcessDescriptor, ProcessState } from '../../sdk/index.js';
-import type { ProcessEntry } from '../../sdk/index.js';
-import { redactConfig } from '../../sdk/index.js';
-import type { ProcessListEntry, ServiceStatusBody, StatusFrame } from './schemas.js';
+import type { JsonRecord, ProcessDescriptor, ProcessState } from '../../../sdk/index.js';
+import type { ProcessEntry } from '../../../sdk/index.js';
+import { redactConfig } from '../../../sdk/index.js';
+import type { ProcessListEntry, ServiceStatusBody, StatusFrame } from '../schemas.js';
 
 const views = new WeakMap<ProcessEntry, JsonRecord>();
 

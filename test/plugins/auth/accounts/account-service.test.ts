@@ -1,9 +1,9 @@
 /** The authentication mode and user account rules (docs/decisions.md §6, §8) on the real store. */
 import test, { type ExecutionContext } from 'ava';
-import { HttpError } from '../../../sdk/index.js';
-import { AuthStateStore } from '../../../plugins/auth/auth-state.js';
-import { UserStore } from '../../../plugins/auth/user-store.js';
-import { authParts } from './auth-harness.js';
+import { HttpError } from '../../../../sdk/index.js';
+import { AuthStateStore } from '../../../../plugins/auth/accounts/auth-state.js';
+import { UserStore } from '../../../../plugins/auth/accounts/user-store.js';
+import { authParts } from '../auth-harness.js';
 
 /** Assert that `action` fails with an sdk error of this status and code. */
 async function rejectsWith(

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { PasswordHasher } from '../../../plugins/auth/password-hasher.js';
-import { TEST_COST_LOG2 } from './auth-harness.js';
+import { PasswordHasher } from '../../../../plugins/auth/accounts/password-hasher.js';
+import { TEST_COST_LOG2 } from '../auth-harness.js';
 
 const hasher = new PasswordHasher(TEST_COST_LOG2);
 

@@ -1,7 +1,7 @@
 /** The users table and its in-memory mirror stay in step, across reopen and rollback. */
 import test from 'ava';
-import { UserStore } from '../../../plugins/auth/user-store.js';
-import { tempStorage } from './auth-harness.js';
+import { UserStore } from '../../../../plugins/auth/accounts/user-store.js';
+import { tempStorage } from '../auth-harness.js';
 
 test('insert, find, disable and delete; reopening the database sees the same users', (t) => {
   const storage = tempStorage();

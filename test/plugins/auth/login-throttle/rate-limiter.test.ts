@@ -1,6 +1,6 @@
 import test from 'ava';
-import { RateLimiter } from '../../../plugins/auth/rate-limiter.js';
-import { ManualClock } from './auth-harness.js';
+import { RateLimiter } from '../../../../plugins/auth/login-throttle/rate-limiter.js';
+import { ManualClock } from '../auth-harness.js';
 
 function limiter(clock: ManualClock, maxKeys?: number) {
   return new RateLimiter({

@@ -1,7 +1,7 @@
 /** Login, refresh and verify over the real store, with a hand-moved clock. */
 import test from 'ava';
-import { HttpError } from '../../../sdk/index.js';
-import { authParts } from './auth-harness.js';
+import { HttpError } from '../../../../sdk/index.js';
+import { authParts } from '../auth-harness.js';
 
 async function failure(promise: Promise<unknown>): Promise<HttpError> {
   try {

@@ -1,7 +1,7 @@
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import test from 'ava';
-import { loadOrCreateSecret, SECRET_FILE } from '../../../plugins/auth/secret-store.js';
-import { recordingLogger, tempStorage } from './auth-harness.js';
+import { loadOrCreateSecret, SECRET_FILE } from '../../../../plugins/auth/tokens/secret-store.js';
+import { recordingLogger, tempStorage } from '../auth-harness.js';
 
 test('the secret is created once with mode 0600 and read back the same', async (t) => {
   const storage = tempStorage();

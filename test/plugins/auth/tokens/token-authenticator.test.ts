@@ -1,7 +1,7 @@
 /** The `core.authenticator` answers, request by request. */
 import test from 'ava';
-import type { AuthenticationRequest } from '../../../sdk/index.js';
-import { authParts } from './auth-harness.js';
+import type { AuthenticationRequest } from '../../../../sdk/index.js';
+import { authParts } from '../auth-harness.js';
 
 const ask = (token: string | null): AuthenticationRequest => ({
   token,

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
-import { TokenService } from '../../../plugins/auth/token-service.js';
-import { ManualClock, SECRET } from './auth-harness.js';
+import { TokenService } from '../../../../plugins/auth/tokens/token-service.js';
+import { ManualClock, SECRET } from '../auth-harness.js';
 
 const subject = { username: 'alice', uid: 'uid-1' };
 

@@ -7,15 +7,15 @@ import {
   collectProcessMetrics,
   createProcessMetricsCollector,
   type MetricsSource,
-} from '../../../plugins/supervisor/process-metrics.js';
+} from '../../../../plugins/supervisor/metrics/process-metrics.js';
 import {
   liveTrees,
   readProcTable,
   type ProcInfo,
-} from '../../../plugins/supervisor/runtime/proc-table.js';
-import type { ProcessState } from '../../../sdk/index.js';
-import { ProcUsageReader } from '../../../plugins/supervisor/runtime/proc-usage.js';
-import { eventually } from '../../helpers/eventually.js';
+} from '../../../../plugins/supervisor/runtime/proc-table.js';
+import type { ProcessState } from '../../../../sdk/index.js';
+import { ProcUsageReader } from '../../../../plugins/supervisor/runtime/proc-usage.js';
+import { eventually } from '../../../helpers/eventually.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'busy-tree.js');
 

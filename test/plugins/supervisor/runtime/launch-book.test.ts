@@ -4,14 +4,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { FolderStorage } from '../../../core/storage/plugin-storage.js';
-import { LaunchBook, leftoverMembers } from '../../../plugins/supervisor/runtime/launch-book.js';
-import { LAUNCH_ENV } from '../../../plugins/supervisor/runtime/launch-marker.js';
-import type { ProcInfo } from '../../../plugins/supervisor/runtime/proc-table.js';
-import type { ProcReader } from '../../../plugins/supervisor/adoption/verify.js';
-import { eventually } from '../../helpers/eventually.js';
-import { isAlive } from './support/processes.js';
-import { memoryLogger } from './support/runner.js';
+import { FolderStorage } from '../../../../core/storage/plugin-storage.js';
+import { LaunchBook, leftoverMembers } from '../../../../plugins/supervisor/runtime/launch-book.js';
+import { LAUNCH_ENV } from '../../../../plugins/supervisor/runtime/launch-marker.js';
+import type { ProcInfo } from '../../../../plugins/supervisor/runtime/proc-table.js';
+import type { ProcReader } from '../../../../plugins/supervisor/adoption/verify.js';
+import { eventually } from '../../../helpers/eventually.js';
+import { isAlive } from '../support/processes.js';
+import { memoryLogger } from '../support/runner.js';
 
 const row = (pid: number, pgrp: number, startTicks: string, state = 'S'): ProcInfo => ({
   pid,

@@ -4,7 +4,7 @@ import {
   LAUNCH_ENV,
   markedProcesses,
   newLaunchId,
-} from '../../../plugins/supervisor/runtime/launch-marker.js';
+} from '../../../../plugins/supervisor/runtime/launch-marker.js';
 
 function spawnMarked(marker: string, extraEnvBytes = 0) {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH };

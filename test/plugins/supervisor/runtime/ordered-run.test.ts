@@ -1,5 +1,5 @@
 import test from 'ava';
-import { dependentsOf, runOrdered } from '../../../plugins/supervisor/runtime/ordered-run.js';
+import { dependentsOf, runOrdered } from '../../../../plugins/supervisor/runtime/ordered-run.js';
 
 function recorder(fail: readonly string[] = []) {
   const began: string[] = [];

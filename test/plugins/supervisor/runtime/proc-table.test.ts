@@ -4,7 +4,7 @@ import {
   parseStatLine,
   readProcTable,
   type ProcInfo,
-} from '../../../plugins/supervisor/runtime/proc-table.js';
+} from '../../../../plugins/supervisor/runtime/proc-table.js';
 
 test('a stat line parses even when the command name holds spaces and parentheses', (t) => {
   t.deepEqual(

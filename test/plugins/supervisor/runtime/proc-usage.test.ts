@@ -2,8 +2,8 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
-import { ProcUsageReader } from '../../../plugins/supervisor/runtime/proc-usage.js';
-import { eventually } from '../../helpers/eventually.js';
+import { ProcUsageReader } from '../../../../plugins/supervisor/runtime/proc-usage.js';
+import { eventually } from '../../../helpers/eventually.js';
 
 test('the host reads its own resident memory, and 0 % CPU on first sight', (t) => {
   const reader = new ProcUsageReader();

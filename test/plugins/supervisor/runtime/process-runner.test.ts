@@ -1,9 +1,9 @@
 import test from 'ava';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually } from '../../helpers/eventually.js';
-import { isAlive, program, readPid } from './support/processes.js';
-import { makeRunner } from './support/runner.js';
+import { eventually } from '../../../helpers/eventually.js';
+import { isAlive, program, readPid } from '../support/processes.js';
+import { makeRunner } from '../support/runner.js';
 
 test('start runs the command in its own group; stop ends it with SIGTERM', async (t) => {
   const { runner, states, output } = makeRunner({

@@ -1,21 +1,21 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { CgroupManager } from '../../../plugins/supervisor/cgroups/cgroup-manager.js';
-import { wrappedArgv } from '../../../plugins/supervisor/cgroups/cgroup-wrapper.js';
+import { CgroupManager } from '../../../../plugins/supervisor/cgroups/cgroup-manager.js';
+import { wrappedArgv } from '../../../../plugins/supervisor/cgroups/cgroup-wrapper.js';
 import {
   killLaunchCgroup,
   removeLaunchCgroup,
   type LaunchCgroup,
-} from '../../../plugins/supervisor/cgroups/launch-cgroup.js';
-import { liveTrees, readProcTable } from '../../../plugins/supervisor/runtime/proc-table.js';
+} from '../../../../plugins/supervisor/cgroups/launch-cgroup.js';
+import { liveTrees, readProcTable } from '../../../../plugins/supervisor/runtime/proc-table.js';
 import {
   cgroupMembersNow,
   processTrees,
-} from '../../../plugins/supervisor/runtime/process-trees.js';
-import { eventually } from '../../helpers/eventually.js';
-import { tempDir } from '../../helpers/start-host.js';
-import { memoryLogger } from './support/runner.js';
+} from '../../../../plugins/supervisor/runtime/process-trees.js';
+import { eventually } from '../../../helpers/eventually.js';
+import { tempDir } from '../../../helpers/start-host.js';
+import { memoryLogger } from '../support/runner.js';
 
 /** A sleep duration no other test uses, to find its process by command line. */
 const uniqueSeconds = (): string => String(100_000 + Math.floor(Math.random() * 800_000));

@@ -1,12 +1,12 @@
 import test from 'ava';
 import { Value } from '@sinclair/typebox/value';
-import { listProcessEntries } from '../../../sdk/index.js';
-import { SupervisorConfig } from '../../../plugins/supervisor/config.js';
+import { listProcessEntries } from '../../../../sdk/index.js';
+import { SupervisorConfig } from '../../../../plugins/supervisor/config.js';
 import {
   buildProcessSpec,
   logFilePath,
   type SpecContext,
-} from '../../../plugins/supervisor/process-spec.js';
+} from '../../../../plugins/supervisor/spec/process-spec.js';
 
 const defaults = Value.Default(SupervisorConfig, {}) as SupervisorConfig;
 const context: SpecContext = {

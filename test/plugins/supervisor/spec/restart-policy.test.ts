@@ -3,7 +3,7 @@ import {
   backoffDelayMs,
   RestartTracker,
   type RestartPolicy,
-} from '../../../plugins/supervisor/restart-policy.js';
+} from '../../../../plugins/supervisor/spec/restart-policy.js';
 
 const policy: RestartPolicy = {
   baseSec: 1,

@@ -1,6 +1,6 @@
 /** The DUMB line format of /ws/logs: the level a process line announces, else INFO. */
 import test from 'ava';
-import { dumbLogLine, levelOf } from '../../../plugins/supervisor/streams/dumb-log-line.js';
+import { dumbLogLine, levelOf } from '../../../../plugins/supervisor/streams/dumb-log-line.js';
 
 test('a line that starts with a level keeps it; anything else is INFO', (t) => {
   t.is(levelOf('WARNING processed job 50 in 46 ms'), 'WARNING');

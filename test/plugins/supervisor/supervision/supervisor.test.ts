@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
-import type { JsonRecord, ProcessState } from '../../../sdk/index.js';
-import { SupervisorConfig } from '../../../plugins/supervisor/config.js';
-import { LogLineBus } from '../../../plugins/supervisor/logs/log-line-bus.js';
-import { Supervisor } from '../../../plugins/supervisor/supervisor.js';
-import { LaunchBook } from '../../../plugins/supervisor/runtime/launch-book.js';
-import { FolderStorage } from '../../../core/storage/plugin-storage.js';
-import { eventually } from '../../helpers/eventually.js';
-import { isAlive, program, readPid } from './support/processes.js';
-import { memoryLogger } from './support/runner.js';
+import type { JsonRecord, ProcessState } from '../../../../sdk/index.js';
+import { SupervisorConfig } from '../../../../plugins/supervisor/config.js';
+import { LogLineBus } from '../../../../plugins/supervisor/logs/log-line-bus.js';
+import { Supervisor } from '../../../../plugins/supervisor/supervision/supervisor.js';
+import { LaunchBook } from '../../../../plugins/supervisor/runtime/launch-book.js';
+import { FolderStorage } from '../../../../core/storage/plugin-storage.js';
+import { eventually } from '../../../helpers/eventually.js';
+import { isAlive, program, readPid } from '../support/processes.js';
+import { memoryLogger } from '../support/runner.js';
 
 function makeSupervisor(document: JsonRecord) {
   const dataDir = mkdtempSync(join(tmpdir(), 'stackd-supervisor-'));

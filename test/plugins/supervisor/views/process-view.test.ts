@@ -1,14 +1,14 @@
 import test from 'ava';
-import type { ProcessState } from '../../../sdk/index.js';
-import { listProcessEntries } from '../../../sdk/index.js';
+import type { ProcessState } from '../../../../sdk/index.js';
+import { listProcessEntries } from '../../../../sdk/index.js';
 import {
   listEntry,
   repoUrlOf,
   statusBody,
   statusFrame,
   versionOf,
-} from '../../../plugins/supervisor/process-view.js';
-import { parseInterval } from '../../../plugins/supervisor/streams/status-stream.js';
+} from '../../../../plugins/supervisor/views/process-view.js';
+import { parseInterval } from '../../../../plugins/supervisor/streams/status-stream.js';
 
 const stopped = (name: string): ProcessState => ({
   process_name: name,

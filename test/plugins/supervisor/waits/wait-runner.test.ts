@@ -1,10 +1,10 @@
 import test from 'ava';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runWaits, WaitTimeoutError } from '../../../plugins/supervisor/waits/wait-runner.js';
-import { parseWaits } from '../../../plugins/supervisor/waits/wait-specs.js';
-import { probeMount } from '../../../plugins/supervisor/waits/probes.js';
-import { eventually } from '../../helpers/eventually.js';
+import { runWaits, WaitTimeoutError } from '../../../../plugins/supervisor/waits/wait-runner.js';
+import { parseWaits } from '../../../../plugins/supervisor/waits/wait-specs.js';
+import { probeMount } from '../../../../plugins/supervisor/waits/probes.js';
+import { eventually } from '../../../helpers/eventually.js';
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) =>

@@ -3,7 +3,7 @@ import {
   describeUrl,
   describeWait,
   parseWaits,
-} from '../../../plugins/supervisor/waits/wait-specs.js';
+} from '../../../../plugins/supervisor/waits/wait-specs.js';
 
 test('waits come in the reference order: dirs, mounts, tcp, urls', (t) => {
   const waits = parseWaits(

@@ -89,7 +89,6 @@ const sizeExceptions = [
       'plugins/supervisor/config-model/change-plan.ts',
       'plugins/supervisor/metrics/process-exposition.ts',
       'plugins/supervisor/spec/command-line.ts',
-      'plugins/supervisor/spec/process-spec.ts',
       'plugins/supervisor/waits/wait-specs.ts',
       'plugins/symlinks/manifest/restore.ts',
       'sdk/outbound/addresses.ts',

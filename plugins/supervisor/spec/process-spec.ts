@@ -120,23 +120,35 @@ function healthCheck(block: JsonRecord): HealthCheckSpec | null {
   const own = isJsonRecord(raw) ? raw : {};
   if (own.enabled === false) return null;
   const intervalMs = positiveSeconds(own.interval_sec, 'health_check.interval_sec', 30_000);
-  const threshold = own.unhealthy_threshold ?? 3;
-  if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1)
-    throw new ProcessSpecError('health_check.unhealthy_threshold must be an integer ≥ 1');
-  const ports = own.ports ?? (typeof block.port === 'number' ? [block.port] : []);
-  if (
-    !Array.isArray(ports) ||
-    !ports.every((port) => Number.isInteger(port) && port > 0 && port < 65536)
-  )
-    throw new ProcessSpecError('health_check.ports must be a list of port numbers');
+  const threshold = unhealthyThreshold(own);
+  const ports = healthPorts(own, block);
   const host = typeof block.host === 'string' && block.host !== '' ? block.host : '127.0.0.1';
   return {
     intervalMs: Math.max(intervalMs, 100),
     unhealthyThreshold: threshold,
     graceMs: positiveSeconds(own.grace_sec, 'health_check.grace_sec', intervalMs),
     host: probeHost(host),
-    ports: ports as number[],
+    ports,
   };
+}
+
+/** `health_check.unhealthy_threshold`: failed checks in a row before a restart (default 3). */
+function unhealthyThreshold(own: JsonRecord): number {
+  const threshold = own.unhealthy_threshold ?? 3;
+  if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1)
+    throw new ProcessSpecError('health_check.unhealthy_threshold must be an integer ≥ 1');
+  return threshold;
+}
+
+/** `health_check.ports`, or the block's own `port` when it names none. */
+function healthPorts(own: JsonRecord, block: JsonRecord): number[] {
+  const ports = own.ports ?? (typeof block.port === 'number' ? [block.port] : []);
+  if (
+    !Array.isArray(ports) ||
+    !ports.every((port) => Number.isInteger(port) && port > 0 && port < 65536)
+  )
+    throw new ProcessSpecError('health_check.ports must be a list of port numbers');
+  return ports as number[];
 }
 
 function mergedEnv(

@@ -80,7 +80,6 @@ const sizeExceptions = [
       'plugins/graph/knowledge/conditional-map.ts',
       'plugins/graph/stack/stack-graph.ts',
       'plugins/graph/stack/startup-plan.ts',
-      'plugins/metrics/history/series-query.ts',
       'plugins/metrics/history/series-row.ts',
       'plugins/metrics/system/system-collector.ts',
       'plugins/metrics/wire/history-series.ts',

@@ -84,7 +84,6 @@ const sizeExceptions = [
       'plugins/metrics/system/system-collector.ts',
       'plugins/metrics/wire/history-series.ts',
       'plugins/onboarding/service-config/python-check.ts',
-      'plugins/onboarding/start/plan-block.ts',
       'plugins/supervisor/config-model/change-plan.ts',
       'plugins/supervisor/metrics/process-exposition.ts',
       'plugins/supervisor/spec/command-line.ts',

@@ -88,7 +88,6 @@ const sizeExceptions = [
       'plugins/supervisor/metrics/process-exposition.ts',
       'plugins/supervisor/spec/command-line.ts',
       'plugins/supervisor/waits/wait-specs.ts',
-      'plugins/symlinks/manifest/restore.ts',
       'sdk/outbound/addresses.ts',
       // Login's order of refusals (per-address lock, known device, slowdown, password,
       // disabled) and the limit readers (one branch per cgroup version and per limit) read as

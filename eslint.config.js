@@ -86,7 +86,7 @@ const sizeExceptions = [
       'plugins/onboarding/service-config/python-check.ts',
       'plugins/supervisor/config-model/change-plan.ts',
       'plugins/supervisor/metrics/process-exposition.ts',
-      'plugins/supervisor/spec/command-line.ts',
+      'plugins/supervisor/process-spec/command-line.ts',
       'plugins/supervisor/waits/wait-specs.ts',
       'sdk/outbound/addresses.ts',
       // Login's order of refusals (per-address lock, known device, slowdown, password,

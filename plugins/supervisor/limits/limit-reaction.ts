@@ -3,7 +3,7 @@
  * (notify only, stop, or restart as after a crash); an OOM kill by the kernel is told as such,
  * naming the limit, not as a bare SIGKILL.
  */
-import type { ProcessSpec } from '../spec/process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { LaunchedProcess } from '../runtime/launch.js';
 import type { RunningLimitWatch } from '../runtime/runner-types.js';
 import type { RunnerMoves, RunnerState } from '../runtime/runner-state.js';

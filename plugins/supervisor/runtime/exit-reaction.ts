@@ -4,8 +4,8 @@
  * restart is scheduled with backoff unless the policy gives up or restarts are off.
  */
 import { kernelKill } from '../limits/limit-reaction.js';
-import type { ProcessSpec } from '../spec/process-spec.js';
-import type { RestartDecision } from '../spec/restart-policy.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
+import type { RestartDecision } from '../process-spec/restart-policy.js';
 import { crashLine, logCrash } from './crash-line.js';
 import { exitText, type ExitInfo, type LaunchedProcess } from './launch.js';
 import { SECONDS, type RunnerMoves, type RunnerState } from './runner-state.js';

@@ -8,7 +8,7 @@
  * to an unexpected exit (exit-reaction.ts).
  */
 import type { ProcessState } from '../../../sdk/index.js';
-import type { ProcessSpec } from '../spec/process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import { HealthMonitor } from './health-monitor.js';
 import type { LaunchedProcess } from './launch.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';

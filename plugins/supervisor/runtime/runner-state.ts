@@ -5,7 +5,7 @@
  * expected and whether a restart may follow.
  */
 import type { ProcessState } from '../../../sdk/index.js';
-import type { ProcessSpec } from '../spec/process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { HealthMonitor } from './health-monitor.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
 import { RestartScheduler } from './restart-scheduler.js';

@@ -3,7 +3,7 @@ import type { Logger, ProcessState } from '../../../sdk/index.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { LimitSpec } from '../limits/limit-fields.js';
 import type { LimitBreach } from '../limits/limit-watch.js';
-import type { ProcessSpec } from '../spec/process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { LaunchMarker, OutputSink } from './launch.js';
 import type { AdoptionFacts } from './launch-book.js';
 import type { PendingRestart } from '../adoption/pending-restarts.js';

@@ -2,7 +2,7 @@
 import type { Logger, SecretScrubber } from '../../../sdk/index.js';
 import type { LogLineBus } from '../logs/log-line-bus.js';
 import { ProcessLogWriter } from '../logs/log-writer.js';
-import type { ProcessSpec } from '../spec/process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { OutputSink } from '../runtime/launch.js';
 
 /** Rotation settings of every writer. */

@@ -12,7 +12,7 @@ import {
   type ProcessDescriptor,
   type ProcessState,
 } from '../../../sdk/index.js';
-import { ProcessSpecError } from '../spec/command-line.js';
+import { ProcessSpecError } from '../process-spec/command-line.js';
 import {
   findProcessEntry,
   listProcessEntries,
@@ -22,7 +22,7 @@ import {
 import type { SupervisorConfig } from '../config.js';
 import type { LogLineBus } from '../logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';
-import { buildProcessSpec, logFilePath, type ProcessSpec } from '../spec/process-spec.js';
+import { buildProcessSpec, logFilePath, type ProcessSpec } from '../process-spec/process-spec.js';
 import { descriptor, listEntry, type ListExtras } from '../views/process-view.js';
 import type { ProcessListBody } from '../schemas.js';
 import { shutdownInReverse, startInOrder } from '../runtime/boot-and-shutdown.js';

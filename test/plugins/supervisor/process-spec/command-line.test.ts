@@ -4,7 +4,7 @@ import {
   fillPlaceholders,
   ProcessSpecError,
   splitCommand,
-} from '../../../../plugins/supervisor/spec/command-line.js';
+} from '../../../../plugins/supervisor/process-spec/command-line.js';
 
 test('a command string splits into words like a shell, without expansion', (t) => {
   t.deepEqual(splitCommand('postgres -D /data/pg  -c config_file=/x.conf'), [

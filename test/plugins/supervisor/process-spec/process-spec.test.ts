@@ -6,7 +6,7 @@ import {
   buildProcessSpec,
   logFilePath,
   type SpecContext,
-} from '../../../../plugins/supervisor/spec/process-spec.js';
+} from '../../../../plugins/supervisor/process-spec/process-spec.js';
 
 const defaults = Value.Default(SupervisorConfig, {}) as SupervisorConfig;
 const context: SpecContext = {

@@ -3,7 +3,7 @@ import {
   backoffDelayMs,
   RestartTracker,
   type RestartPolicy,
-} from '../../../../plugins/supervisor/spec/restart-policy.js';
+} from '../../../../plugins/supervisor/process-spec/restart-policy.js';
 
 const policy: RestartPolicy = {
   baseSec: 1,

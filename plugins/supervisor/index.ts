@@ -9,7 +9,7 @@ import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sd
 import { SupervisorConfig } from './config.js';
 import { documentValidator } from './config-model/config-validation.js';
 import { createProcessMetricsCollector } from './metrics/process-metrics.js';
-import { processesHealthCheck } from './views/processes-health.js';
+import { processesHealthCheck } from './supervision/processes-health.js';
 import {
   configSchemaRoute,
   getConfigRoute,

@@ -3,7 +3,7 @@
  * health check): the crash is told with its outcome, the rest of the launch is ended, and a
  * restart is scheduled with backoff unless the policy gives up or restarts are off.
  */
-import { kernelKill } from '../limits/limit-reaction.js';
+import { kernelKill } from './limit-reaction.js';
 import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { RestartDecision } from '../process-spec/restart-policy.js';
 import { crashLine, logCrash } from './crash-line.js';

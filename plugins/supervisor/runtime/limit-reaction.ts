@@ -4,11 +4,11 @@
  * naming the limit, not as a bare SIGKILL.
  */
 import type { ProcessSpec } from '../process-spec/process-spec.js';
-import type { LaunchedProcess } from '../runtime/launch.js';
-import type { RunningLimitWatch } from '../runtime/runner-types.js';
-import type { RunnerMoves, RunnerState } from '../runtime/runner-state.js';
-import { stopLaunched } from '../runtime/stop-launched.js';
-import type { LimitBreach } from './limit-watch.js';
+import type { LaunchedProcess } from './launch.js';
+import type { RunningLimitWatch } from './runner-types.js';
+import type { RunnerMoves, RunnerState } from './runner-state.js';
+import { stopLaunched } from './stop-launched.js';
+import type { LimitBreach } from '../limits/limit-watch.js';
 
 /** A limit was hit: tell it, then act by `on_limit`. */
 export function reactToLimit(

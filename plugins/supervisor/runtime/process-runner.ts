@@ -4,7 +4,7 @@
  * stop, auto-restart and health-triggered restarts. Operations are serialized per process; a
  * stop cancels a start that is still waiting. No HTTP knowledge. What it knows between operations
  * is a {@link RunnerState}, shared with the parts it hands work to: adoption
- * (adoption/runner-adoption.ts), the limit reaction (limits/limit-reaction.ts) and the reaction
+ * (adoption/runner-adoption.ts), the limit reaction (limit-reaction.ts) and the reaction
  * to an unexpected exit (exit-reaction.ts).
  */
 import type { ProcessState } from '../../../sdk/index.js';
@@ -18,7 +18,7 @@ import { stopLaunched } from './stop-launched.js';
 import type { RecordedGroup } from './launch-book.js';
 import type { PendingRestart } from '../adoption/pending-restarts.js';
 import { adoptGroup, handOver, resumeBackoff } from '../adoption/runner-adoption.js';
-import { reactToLimit } from '../limits/limit-reaction.js';
+import { reactToLimit } from './limit-reaction.js';
 import { afterUnexpectedExit, onExit, onUnhealthy } from './exit-reaction.js';
 import { launchIdOf, RunnerState, SECONDS, type RunnerMoves } from './runner-state.js';
 

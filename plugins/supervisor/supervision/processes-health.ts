@@ -1,6 +1,6 @@
 /** The supervisor's part of GET /health: unhealthy while an enabled process is crashed or backing off. */
 import type { HealthResult } from '../../../sdk/index.js';
-import type { Supervisor } from '../supervision/supervisor.js';
+import type { Supervisor } from './supervisor.js';
 
 /**
  * The check: healthy, or the enabled processes that are down unexpectedly. /health may be polled

@@ -13,7 +13,7 @@ import {
 import type { AuthStateStore } from './auth-state.js';
 import type { AccountEvent } from '../events.js';
 import type { PasswordHasher } from './password-hasher.js';
-import type { SessionTokens } from '../sessions/session-tokens.js';
+import type { SessionTokens } from '../tokens/session-tokens.js';
 import type { TokenPair } from '../tokens/token-service.js';
 import type { UserAccount, UserStore } from './user-store.js';
 import {

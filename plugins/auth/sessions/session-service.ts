@@ -14,7 +14,7 @@ import type { AuthStateStore } from '../accounts/auth-state.js';
 import type { PasswordHasher } from '../accounts/password-hasher.js';
 import type { LoginSlowdown } from '../login-throttle/login-slowdown.js';
 import type { KeyPolicy, LimitedKey, RateLimiter } from '../login-throttle/rate-limiter.js';
-import type { SessionTokens } from './session-tokens.js';
+import type { SessionTokens } from '../tokens/session-tokens.js';
 import type { TokenPair, TokenService, TokenSubject } from '../tokens/token-service.js';
 import type { UserRecord, UserStore } from '../accounts/user-store.js';
 import {

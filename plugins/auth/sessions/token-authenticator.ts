@@ -11,9 +11,9 @@ import type {
 } from '../../../sdk/index.js';
 import { EXPOSITION_PATH, EXPOSITION_SCOPE, SCRAPE_TOKEN_PREFIX } from '../../../sdk/index.js';
 import type { AuthStateStore } from '../accounts/auth-state.js';
-import type { ScrapeTokenStore } from './scrape-token-store.js';
-import { principalState } from '../sessions/session-service.js';
-import type { TokenService } from './token-service.js';
+import type { ScrapeTokenStore } from '../tokens/scrape-token-store.js';
+import { principalState } from './session-service.js';
+import type { TokenService } from '../tokens/token-service.js';
 import type { UserStore } from '../accounts/user-store.js';
 import {
   AUTH_CHECK_FAILED,

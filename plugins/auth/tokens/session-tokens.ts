@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RefreshStore } from './refresh-store.js';
-import type { TokenPair, TokenService, TokenSubject } from '../tokens/token-service.js';
+import type { TokenPair, TokenService, TokenSubject } from './token-service.js';
 
 /** Why a refresh token was refused. */
 export type RefreshRefusal = 'invalid' | 'replayed' | 'revoked';

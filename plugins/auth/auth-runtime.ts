@@ -11,20 +11,20 @@ import {
   type Logger,
   type PluginStorage,
 } from '../../sdk/index.js';
-import { AccountService, type AccountServiceDeps } from './account-service.js';
-import { AuthStateStore } from './auth-state.js';
+import { AccountService, type AccountServiceDeps } from './accounts/account-service.js';
+import { AuthStateStore } from './accounts/auth-state.js';
 import type { AuthConfig } from './config.js';
-import { PasswordHasher } from './password-hasher.js';
-import { RateLimiter } from './rate-limiter.js';
-import { RefreshStore } from './refresh-store.js';
-import { loadOrCreateSecret } from './secret-store.js';
-import { SessionTokens } from './session-tokens.js';
-import { LoginSlowdown } from './login-slowdown.js';
-import { SessionService, type SessionServiceDeps } from './session-service.js';
-import { TokenAuthenticator } from './token-authenticator.js';
-import { TokenService } from './token-service.js';
-import { UserStore } from './user-store.js';
-import { ScrapeTokenStore } from './scrape-token-store.js';
+import { PasswordHasher } from './accounts/password-hasher.js';
+import { RateLimiter } from './login-throttle/rate-limiter.js';
+import { RefreshStore } from './tokens/refresh-store.js';
+import { loadOrCreateSecret } from './tokens/secret-store.js';
+import { SessionTokens } from './tokens/session-tokens.js';
+import { LoginSlowdown } from './login-throttle/login-slowdown.js';
+import { SessionService, type SessionServiceDeps } from './sessions/session-service.js';
+import { TokenAuthenticator } from './sessions/token-authenticator.js';
+import { TokenService } from './tokens/token-service.js';
+import { UserStore } from './accounts/user-store.js';
+import { ScrapeTokenStore } from './tokens/scrape-token-store.js';
 import { AUTH_NOT_READY } from './errors.js';
 
 /** File name of the plugin's database inside its storage folder. */

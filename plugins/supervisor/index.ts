@@ -4,12 +4,12 @@
  * service catalog, onboarding, service config files, service UIs) lives in the onboarding
  * plugin, which prepares launches through `addStartPreparer`. Wiring only.
  */
-import { declareProcessSeries } from './process-exposition.js';
+import { declareProcessSeries } from './metrics/process-exposition.js';
 import { definePlugin, dependencyGraphRef, processSupervisorRef } from '../../sdk/index.js';
 import { SupervisorConfig } from './config.js';
 import { documentValidator } from './config-model/config-validation.js';
-import { createProcessMetricsCollector } from './process-metrics.js';
-import { processesHealthCheck } from './processes-health.js';
+import { createProcessMetricsCollector } from './metrics/process-metrics.js';
+import { processesHealthCheck } from './supervision/processes-health.js';
 import {
   configSchemaRoute,
   getConfigRoute,
@@ -35,10 +35,10 @@ import {
 import { registerLogStream } from './streams/log-stream.js';
 import { registerStatusStream } from './streams/status-stream.js';
 import { startupStatusRoute } from './routes/startup-routes.js';
-import { supervisorService } from './supervisor-service.js';
+import { supervisorService } from './supervision/supervisor-service.js';
 import { SupervisorRuntime } from './supervisor-runtime.js';
-import { checkStopBudget } from './stop-budget.js';
-import { TreeReadings } from './tree-usage.js';
+import { checkStopBudget } from './supervision/stop-budget.js';
+import { TreeReadings } from './metrics/tree-usage.js';
 import { lintDocument } from './config-model/config-lint.js';
 import {
   historyRoute,

@@ -12,20 +12,20 @@ import {
 } from '../../sdk/index.js';
 import { procReader } from './adoption/verify.js';
 import { CgroupManager } from './cgroups/cgroup-manager.js';
-import { ConfigApplier } from './config-apply.js';
+import { ConfigApplier } from './supervision/config-apply.js';
 import type { SupervisorConfig } from './config.js';
 import { limitEvent } from './limits/limit-event.js';
 import { ProcessLimits } from './limits/process-limits.js';
-import { listenPortOf, processUsageOf } from './list-extras.js';
+import { listenPortOf, processUsageOf } from './views/list-extras.js';
 import { LogLineBus } from './logs/log-line-bus.js';
-import { ProcessControl } from './process-control.js';
+import { ProcessControl } from './supervision/process-control.js';
 import type { ConfigRouteDeps } from './routes/config-routes.js';
 import type { LogRouteDeps } from './routes/log-routes.js';
 import { LaunchBook } from './runtime/launch-book.js';
-import { StartPreparers } from './start-preparers.js';
-import { startupEvent } from './startup-event.js';
-import { StartupTracker } from './startup-tracker.js';
-import { Supervisor } from './supervisor.js';
+import { StartPreparers } from './supervision/start-preparers.js';
+import { startupEvent } from './startup/startup-event.js';
+import { StartupTracker } from './startup/startup-tracker.js';
+import { Supervisor } from './supervision/supervisor.js';
 
 type SupervisorContext = PluginContext<SupervisorConfig>;
 

@@ -49,6 +49,25 @@ export function windowMs(window: { since: number; until: number }): HistoryWindo
   return { sinceMs: Math.round(window.since * 1000), untilMs: Math.round(window.until * 1000) };
 }
 
+/**
+ * The series a query names: a process metric needs `process_name` (422 without it), a disk
+ * metric reads `path` (default: the data folder's disk), the rest ignore both.
+ */
+function seriesSelector(query: MetricsSeriesQuery, defaultPath: string | null): SeriesSelector {
+  const isProcess = query.metric.startsWith('process_');
+  if (isProcess && (query.process_name === undefined || query.process_name.length === 0))
+    throw new InputError(METRICS_PROCESS_REQUIRED, `${query.metric} needs process_name`, {
+      field: 'process_name',
+    });
+  const usesPath = query.metric === 'disk_percent' || query.metric === 'inode_percent';
+  return {
+    metric: query.metric,
+    processName: isProcess ? (query.process_name ?? null) : null,
+    path: usesPath ? (query.path ?? defaultPath) : null,
+    networkInterface: query.interface ?? '*',
+  };
+}
+
 /** Run a series query against the store (null store: history disabled, no points). */
 export function runSeriesQuery(
   store: MetricsHistoryStore | null,
@@ -56,19 +75,8 @@ export function runSeriesQuery(
   defaultPath: string | null,
 ): MetricsSeries {
   const { since, until } = queryWindow(query.since, query.until);
-  const isProcess = query.metric.startsWith('process_');
-  if (isProcess && (query.process_name === undefined || query.process_name.length === 0))
-    throw new InputError(METRICS_PROCESS_REQUIRED, `${query.metric} needs process_name`, {
-      field: 'process_name',
-    });
-  const usesPath = query.metric === 'disk_percent' || query.metric === 'inode_percent';
+  const selector = seriesSelector(query, defaultPath);
   const usesInterface = query.metric.startsWith('net_');
-  const selector: SeriesSelector = {
-    metric: query.metric,
-    processName: isProcess ? (query.process_name ?? null) : null,
-    path: usesPath ? (query.path ?? defaultPath) : null,
-    networkInterface: query.interface ?? '*',
-  };
   const bucket = bucketWidth(until - since, query.bucket_sec);
   const values = (store?.seriesRows(windowMs({ since, until })) ?? []).map(({ at, row }) => ({
     at,

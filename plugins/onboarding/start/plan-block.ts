@@ -88,30 +88,36 @@ function attach(block: JsonRecord, item: PlanItem): void {
   block.core_services = listed;
 }
 
+/**
+ * A block the draft does not have yet, from the service's template: placeholders filled, and a
+ * process_name no other block has (per-core services and named instances say whose they are).
+ */
+function newBlock(draft: JsonRecord, item: PlanItem): JsonRecord {
+  const { service } = item;
+  const instance = item.instance ?? '';
+  const vars = {
+    core_key: item.owner?.key ?? '',
+    core_name: item.owner?.name ?? '',
+    instance,
+    instance_slug: slug(instance === '' ? service.key : instance),
+    debrid_service: item.debridService,
+    name: service.name,
+  };
+  const block = fillTemplate(structuredClone(service.template), vars);
+  let processName = typeof block.process_name === 'string' ? block.process_name : service.name;
+  if (item.perCore)
+    processName = fillTemplate(service.instance_process_name ?? '{{name}} w/ {{core_name}}', vars);
+  else if (item.instance !== null && item.instance !== 'Default')
+    processName = `${processName} ${item.instance}`;
+  block.process_name = uniqueProcessName(draft, processName);
+  return block;
+}
+
 /** Write the item's block into `draft`; returns its process_name. */
 export function applyPlanItem(draft: JsonRecord, item: PlanItem): string {
   let block = blockAt(draft, item.path);
   if (block === undefined) {
-    const { service } = item;
-    const instance = item.instance ?? '';
-    const vars = {
-      core_key: item.owner?.key ?? '',
-      core_name: item.owner?.name ?? '',
-      instance,
-      instance_slug: slug(instance === '' ? service.key : instance),
-      debrid_service: item.debridService,
-      name: service.name,
-    };
-    block = fillTemplate(structuredClone(service.template), vars);
-    let processName = typeof block.process_name === 'string' ? block.process_name : service.name;
-    if (item.perCore)
-      processName = fillTemplate(
-        service.instance_process_name ?? '{{name}} w/ {{core_name}}',
-        vars,
-      );
-    else if (item.instance !== null && item.instance !== 'Default')
-      processName = `${processName} ${item.instance}`;
-    block.process_name = uniqueProcessName(draft, processName);
+    block = newBlock(draft, item);
     setBlockAt(draft, item.path, block);
   }
   block.enabled = true;

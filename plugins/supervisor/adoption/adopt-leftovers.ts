@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { JsonRecord } from '../../../sdk/index.js';
 import type { RecordedGroup } from '../runtime/launch-book.js';
-import type { AdoptionStamp, ProcessRunner } from '../runtime/process-runner.js';
+import type { ProcessRunner } from '../runtime/process-runner.js';
+import type { AdoptionStamp } from '../runtime/runner-types.js';
 import type { PendingRestart } from './pending-restarts.js';
 
 /** The launch book's side of adoption. */

@@ -12,7 +12,7 @@ import {
   type JsonRecord,
   type StackConfig,
 } from '../../../sdk/index.js';
-import type { ConfigApplier } from '../config-apply.js';
+import type { ConfigApplier } from '../supervision/config-apply.js';
 import {
   ChangePreview,
   HistoryList,

@@ -1,8 +1,8 @@
 /** POST /process/start-service|stop-service|restart-service and the earlier /process/start|stop|restart. */
 import { ErrorBody, defineRoute, isHttpError, reply } from '../../../sdk/index.js';
 import { ControlBody, LegacyControlBody, ProcessNameBody } from '../schemas.js';
-import type { Supervisor } from '../supervisor.js';
-import type { ProcessControl } from '../process-control.js';
+import type { Supervisor } from '../supervision/supervisor.js';
+import type { ProcessControl } from '../supervision/process-control.js';
 
 const START_DESCRIPTION = [
   'Answers once the process is running (200), or when the start failed: 400',

@@ -7,7 +7,13 @@ import {
   type ParallelGroup,
   type Static,
 } from '../../../sdk/index.js';
-import { blockView, healthFields, repoUrlOf, statusBody, versionOf } from '../process-view.js';
+import {
+  blockView,
+  healthFields,
+  repoUrlOf,
+  statusBody,
+  versionOf,
+} from '../views/process-view.js';
 import type { LimitsView } from '../schemas.js';
 import {
   ProcessDetailBody,
@@ -16,7 +22,7 @@ import {
   ServiceStatusBody,
   ServiceStatusQuery,
 } from '../schemas.js';
-import type { Supervisor } from '../supervisor.js';
+import type { Supervisor } from '../supervision/supervisor.js';
 
 /** What GET /process needs besides the supervisor. */
 export interface ProcessDetailDeps {

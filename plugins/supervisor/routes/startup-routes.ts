@@ -1,8 +1,8 @@
 /** GET /process/startup-status: the boot lifecycle of the stack (see StartupTracker). */
 import { defineRoute } from '../../../sdk/index.js';
 import { StartupStatusBody } from '../schemas.js';
-import type { StartupTracker } from '../startup-tracker.js';
-import type { Supervisor } from '../supervisor.js';
+import type { StartupTracker } from '../startup/startup-tracker.js';
+import type { Supervisor } from '../supervision/supervisor.js';
 
 export function startupStatusRoute(tracker: StartupTracker, supervisor: Supervisor) {
   return defineRoute({

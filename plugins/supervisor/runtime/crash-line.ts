@@ -4,7 +4,7 @@
  * an operator reading the log sees every exit and what followed it.
  */
 import type { Logger } from '../../../sdk/index.js';
-import type { RestartDecision } from '../restart-policy.js';
+import type { RestartDecision } from '../process-spec/restart-policy.js';
 
 const SECONDS = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 

@@ -4,7 +4,7 @@
  * failures in a row the owner is told once (it restarts the process).
  */
 import { readFile } from 'node:fs/promises';
-import type { HealthCheckSpec } from '../process-spec.js';
+import type { HealthCheckSpec } from '../process-spec/process-spec.js';
 import { probeTcp } from '../waits/probes.js';
 import { parseStatLine, isDead } from './proc-table.js';
 

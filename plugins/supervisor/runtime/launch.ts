@@ -8,7 +8,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import { programExists, wrappedArgv } from '../cgroups/cgroup-wrapper.js';
-import type { ProcessSpec } from '../process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import { OutputTail } from './output-tail.js';
 import { childOutput, type FifoPaths } from '../adoption/output-fifo.js';
 

@@ -1,6 +1,6 @@
 /** When to restart a process after an unexpected exit: the policy's decision plus its timer. */
-import type { ProcessSpec } from '../process-spec.js';
-import { RestartTracker, type RestartDecision } from '../restart-policy.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
+import { RestartTracker, type RestartDecision } from '../process-spec/restart-policy.js';
 import type { ExitInfo } from './launch.js';
 
 /** The restart history and the pending restart timer of one process. */

@@ -3,7 +3,7 @@ import type { Logger, ProcessState } from '../../../sdk/index.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { LimitSpec } from '../limits/limit-fields.js';
 import type { LimitBreach } from '../limits/limit-watch.js';
-import type { ProcessSpec } from '../process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { LaunchMarker, OutputSink } from './launch.js';
 import type { AdoptionFacts } from './launch-book.js';
 import type { PendingRestart } from '../adoption/pending-restarts.js';
@@ -15,6 +15,14 @@ export type StartFailureKind = 'config' | 'wait' | 'launch' | 'exited' | 'cancel
 export interface StartOutcome {
   readonly state: ProcessState;
   readonly failure: { readonly kind: StartFailureKind; readonly message: string } | null;
+}
+
+/** Which host start adopted a process, and when. */
+export interface AdoptionStamp {
+  /** Epoch ms of the adoption. */
+  readonly adopted_at: number;
+  /** Epoch ms at which the adopting host started. */
+  readonly adopted_by_host_start: number;
 }
 
 /** What a runner needs from its owner. */

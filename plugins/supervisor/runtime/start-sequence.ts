@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../../sdk/index.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import { removeLaunchCgroup } from '../cgroups/launch-cgroup.js';
-import type { ProcessSpec } from '../process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import { runWaits } from '../waits/wait-runner.js';
 import {
   exitText,

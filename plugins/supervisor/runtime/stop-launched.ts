@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killLaunchCgroup, launchMembers, removeLaunchCgroup } from '../cgroups/launch-cgroup.js';
-import type { ProcessSpec } from '../process-spec.js';
+import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { ExitInfo, LaunchedProcess } from './launch.js';
 import { markedProcesses } from './launch-marker.js';
 import { groupAlive, terminateGroup, terminateProcesses } from './process-group.js';

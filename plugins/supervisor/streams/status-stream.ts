@@ -4,7 +4,7 @@
  * slow client gets the latest one (overflow `latest-only`).
  */
 import type { PluginContext, ProcessState } from '../../../sdk/index.js';
-import { statusFrame } from '../process-view.js';
+import { statusFrame } from '../views/process-view.js';
 import { StatusFrame, StatusStreamQuery } from '../schemas.js';
 
 const DEFAULT_INTERVAL_S = 2;

@@ -6,7 +6,7 @@
  */
 import { isJsonRecord } from '../../../sdk/index.js';
 import { isAbsolute, resolve } from 'node:path';
-import { ProcessSpecError } from '../command-line.js';
+import { ProcessSpecError } from '../process-spec/command-line.js';
 
 /** One thing to wait for before launching. */
 export type WaitItem =

@@ -34,7 +34,8 @@ type Decision =
       readonly current_target: string | null;
     };
 
-async function decide(entry: unknown, options: RestoreOptions): Promise<Decision> {
+/** The link and target of a well-formed entry (an absolute link path, no NUL), else null. */
+function entryLink(entry: unknown): { linkPath: string; target: string } | null {
   const record = entry as { link_path?: unknown; target?: unknown } | null;
   const linkPath = typeof record?.link_path === 'string' ? record.link_path.trim() : '';
   const target = typeof record?.target === 'string' ? record.target.trim() : '';
@@ -47,7 +48,14 @@ async function decide(entry: unknown, options: RestoreOptions): Promise<Decision
     linkPath.includes('\u0000') ||
     target.includes('\u0000')
   )
-    return { kind: 'invalid' };
+    return null;
+  return { linkPath, target };
+}
+
+async function decide(entry: unknown, options: RestoreOptions): Promise<Decision> {
+  const link = entryLink(entry);
+  if (link === null) return { kind: 'invalid' };
+  const { linkPath, target } = link;
   if (!options.restoreBroken && !(await linkTargetExists(linkPath, target)))
     return { kind: 'missing_target', link_path: linkPath, target };
   const kind = await pathKind(linkPath);
@@ -83,6 +91,40 @@ export interface RestoreProgress {
   readonly errors: number;
 }
 
+/** Carry out one entry's decision: count a skip, place the link (unless a dry run), or say why not. */
+async function applyDecision(
+  decision: Decision,
+  options: { readonly dryRun: boolean; readonly allowed?: readonly string[] },
+  counts: Counts,
+  errors: CappedList<{ link_path: string; error: string }>,
+): Promise<void> {
+  const skipped = SKIPPED[decision.kind];
+  if (skipped !== undefined) counts[skipped] += 1;
+  else if (decision.kind === 'directory')
+    errors.push({
+      link_path: decision.link_path,
+      error: 'Existing path is a real directory; cannot overwrite.',
+    });
+  else if (
+    (decision.kind === 'create' || decision.kind === 'overwrite') &&
+    !isAllowed(dirname(decision.link_path), options.allowed ?? [])
+  )
+    errors.push({
+      link_path: decision.link_path,
+      error: 'Outside stackd.symlinks.allowed_roots by its real path; not restored.',
+    });
+  else if (decision.kind === 'create' || decision.kind === 'overwrite')
+    try {
+      if (!options.dryRun) await placeLink(decision.link_path, decision.target);
+      counts.restored += 1;
+    } catch (error) {
+      errors.push({
+        link_path: decision.link_path,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+}
+
 /** Restore the manifest's links. */
 export async function runRestore(
   manifestPath: string,
@@ -99,32 +141,7 @@ export async function runRestore(
   const counts = noCounts();
   const total = manifest.entries.length;
   for (const [index, entry] of manifest.entries.entries()) {
-    const decision = await decide(entry, options);
-    const skipped = SKIPPED[decision.kind];
-    if (skipped !== undefined) counts[skipped] += 1;
-    else if (decision.kind === 'directory')
-      errors.push({
-        link_path: decision.link_path,
-        error: 'Existing path is a real directory; cannot overwrite.',
-      });
-    else if (
-      (decision.kind === 'create' || decision.kind === 'overwrite') &&
-      !isAllowed(dirname(decision.link_path), options.allowed ?? [])
-    )
-      errors.push({
-        link_path: decision.link_path,
-        error: 'Outside stackd.symlinks.allowed_roots by its real path; not restored.',
-      });
-    else if (decision.kind === 'create' || decision.kind === 'overwrite')
-      try {
-        if (!options.dryRun) await placeLink(decision.link_path, decision.target);
-        counts.restored += 1;
-      } catch (error) {
-        errors.push({
-          link_path: decision.link_path,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      }
+    await applyDecision(await decide(entry, options), options, counts, errors);
     if ((index + 1) % 2000 === 0 || index + 1 === total)
       options.onProgress?.({
         stage: 'processing',

@@ -2,23 +2,23 @@
  * Real parts of the auth plugin over a real SQLite file in a temp folder, with a controllable
  * clock and a logger that keeps every line (to prove nothing secret is logged).
  */
-import { ScrapeTokenStore } from '../../../plugins/auth/scrape-token-store.js';
+import { ScrapeTokenStore } from '../../../plugins/auth/tokens/scrape-token-store.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogSink, ScopedLogger } from '../../../core/logging/logger.js';
 import { FolderStorage } from '../../../core/storage/plugin-storage.js';
-import { AccountService } from '../../../plugins/auth/account-service.js';
-import { AuthStateStore } from '../../../plugins/auth/auth-state.js';
-import { PasswordHasher } from '../../../plugins/auth/password-hasher.js';
-import { LoginSlowdown } from '../../../plugins/auth/login-slowdown.js';
-import { RateLimiter } from '../../../plugins/auth/rate-limiter.js';
-import { RefreshStore } from '../../../plugins/auth/refresh-store.js';
-import { SessionTokens } from '../../../plugins/auth/session-tokens.js';
-import { SessionService } from '../../../plugins/auth/session-service.js';
-import { TokenAuthenticator } from '../../../plugins/auth/token-authenticator.js';
-import { TokenService } from '../../../plugins/auth/token-service.js';
-import { UserStore } from '../../../plugins/auth/user-store.js';
+import { AccountService } from '../../../plugins/auth/accounts/account-service.js';
+import { AuthStateStore } from '../../../plugins/auth/accounts/auth-state.js';
+import { PasswordHasher } from '../../../plugins/auth/accounts/password-hasher.js';
+import { LoginSlowdown } from '../../../plugins/auth/login-throttle/login-slowdown.js';
+import { RateLimiter } from '../../../plugins/auth/login-throttle/rate-limiter.js';
+import { RefreshStore } from '../../../plugins/auth/tokens/refresh-store.js';
+import { SessionTokens } from '../../../plugins/auth/tokens/session-tokens.js';
+import { SessionService } from '../../../plugins/auth/sessions/session-service.js';
+import { TokenAuthenticator } from '../../../plugins/auth/sessions/token-authenticator.js';
+import { TokenService } from '../../../plugins/auth/tokens/token-service.js';
+import { UserStore } from '../../../plugins/auth/accounts/user-store.js';
 import type { Logger } from '../../../sdk/index.js';
 
 /** A clock tests move by hand. */

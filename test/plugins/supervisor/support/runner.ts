@@ -6,7 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { Logger, ProcessState } from '../../../../sdk/index.js';
 import { listProcessEntries } from '../../../../sdk/index.js';
 import { SupervisorConfig } from '../../../../plugins/supervisor/config.js';
-import { buildProcessSpec } from '../../../../plugins/supervisor/process-spec.js';
+import { buildProcessSpec } from '../../../../plugins/supervisor/process-spec/process-spec.js';
 import { ProcessRunner } from '../../../../plugins/supervisor/runtime/process-runner.js';
 import { LaunchBook } from '../../../../plugins/supervisor/runtime/launch-book.js';
 import { FolderStorage } from '../../../../core/storage/plugin-storage.js';

@@ -1,0 +1,105 @@
+/**
+ * The `processes` metrics collector: CPU, RSS, uptime and restarts of every supervised process,
+ * summed over its whole process tree (a wrapper script's real work happens in its children).
+ * All pids of all trees are read in one pass per tick (`/proc/<pid>/stat` on Linux, pidusage
+ * elsewhere); the trees come from the supervisor's `pidTrees` (each launch's cgroup members;
+ * the whole process table only for launches without a cgroup).
+ */
+import type { ProcessMetrics } from '../../../sdk/contracts/metrics-feed.js';
+import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../../sdk/index.js';
+import { ProcUsageReader, type ProcUsage } from '../runtime/proc-usage.js';
+import type { PidTrees } from '../supervision/supervisor.js';
+import { readTrees, treeOf, type TreeReadings } from './tree-usage.js';
+
+/** What the collector reads from the supervisor. */
+export interface MetricsSource extends Pick<ProcessSupervisor, 'states'> {
+  pidTrees(): Promise<PidTrees>;
+}
+
+/** Options of {@link createProcessMetricsCollector}. */
+export interface ProcessMetricsOptions {
+  /** Collection interval; default: the pace metrics consumers ask for. */
+  readonly intervalMs?: number;
+  /** Where each tick's tree usage is published for the Prometheus series. */
+  readonly readings?: TreeReadings;
+}
+
+type Usage = Readonly<Record<string, { cpu: number; memory: number } | undefined>>;
+
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+/** Usage of every pid in one pass; pids that vanished meanwhile are simply missing. */
+async function usageOf(
+  pids: readonly number[],
+  fromProc: ReadonlyMap<number, ProcUsage> | null,
+): Promise<Usage> {
+  if (pids.length === 0) return {};
+  if (fromProc !== null) return Object.fromEntries(fromProc);
+  try {
+    // Only where /proc is missing (a developer's macOS): loaded on first need.
+    const { default: pidusage } = await import('pidusage');
+    return await pidusage([...pids]);
+  } catch {
+    // pidusage fails the whole call only when its single pid vanished.
+    return {};
+  }
+}
+
+/** Collect one `processes` sample: `{ <process_name>: ProcessMetrics }`. */
+export async function collectProcessMetrics(
+  supervisor: MetricsSource,
+  /** Remembers each pid's previous reading: keep one per collector. */
+  reader: ProcUsageReader,
+  readings?: TreeReadings,
+): Promise<Record<string, ProcessMetrics>> {
+  const states = supervisor.states();
+  const byName = await supervisor.pidTrees();
+  const trees = states.map((state) => treeOf(state, byName));
+  const read = await readTrees(states, byName, reader, readings?.wantsDescriptors() ?? false);
+  if (read !== null) readings?.publish(read.reading);
+  const usage = await usageOf([...new Set(trees.flat())], read?.perPid ?? null);
+  const now = Date.now();
+  const sample: Record<string, ProcessMetrics> = {};
+  states.forEach((state, index) => {
+    let cpu = 0;
+    let rss = 0;
+    let count = 0;
+    for (const pid of trees[index] ?? []) {
+      // pidusage answers null for a pid that went away during the sample.
+      const stat = usage[pid] as Usage[number] | null | undefined;
+      if (stat === undefined || stat === null) continue;
+      cpu += stat.cpu;
+      rss += stat.memory;
+      count += 1;
+    }
+    const up =
+      state.status === 'running' || state.status === 'starting' || state.status === 'stopping';
+    sample[state.process_name] = {
+      process_name: state.process_name,
+      status: state.status,
+      pid: state.pid,
+      pid_count: count,
+      cpu_percent: round2(cpu),
+      rss_bytes: rss,
+      uptime_sec:
+        up && state.started_at !== null ? round2(Math.max(0, now - state.started_at) / 1000) : null,
+      restarts: state.restarts,
+    };
+  });
+  return sample;
+}
+
+/** The supervisor's `processes` collector (wire it with `ctx.metrics(...)`). */
+export function createProcessMetricsCollector(
+  supervisor: MetricsSource,
+  options: ProcessMetricsOptions = {},
+): MetricsCollectorDefinition {
+  const reader = new ProcUsageReader();
+  return {
+    name: 'processes',
+    // Without an interval of its own it samples at the pace consumers ask for
+    // (stackd.metrics.interval_ms while someone streams), like the system collector.
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    collect: () => collectProcessMetrics(supervisor, reader, options.readings),
+  };
+}

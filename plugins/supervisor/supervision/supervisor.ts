@@ -1,0 +1,386 @@
+/**
+ * The supervisor: one runner per process of the configuration, the log writers, boot start in
+ * dependency order and shutdown in reverse. Implements the `supervisor.processes` contract.
+ * The host's own API entry is reported as always running with the host's pid.
+ */
+import {
+  BadRequestError,
+  SecretScrubber,
+  type DependencyGraphService,
+  type JsonRecord,
+  type Logger,
+  type ProcessDescriptor,
+  type ProcessState,
+} from '../../../sdk/index.js';
+import { ProcessSpecError } from '../process-spec/command-line.js';
+import {
+  findProcessEntry,
+  listProcessEntries,
+  requireProcessEntry,
+  type ProcessEntry,
+} from '../../../sdk/index.js';
+import type { SupervisorConfig } from '../config.js';
+import type { LogLineBus } from '../logs/log-line-bus.js';
+import { LogWriters } from './log-writers.js';
+import { buildProcessSpec, logFilePath, type ProcessSpec } from '../process-spec/process-spec.js';
+import { descriptor, listEntry, type ListExtras } from '../views/process-view.js';
+import type { ProcessListBody } from '../schemas.js';
+import { shutdownInReverse, startInOrder } from '../runtime/boot-and-shutdown.js';
+import { startupDependencies } from '../runtime/startup-dependencies.js';
+import { ProcessRunner } from '../runtime/process-runner.js';
+import { stoppedState } from '../runtime/state-record.js';
+import type { LimitBreach } from '../limits/limit-watch.js';
+import type {
+  AdoptionStamp,
+  LaunchCgroups,
+  LaunchRecords,
+  StartOutcome,
+} from '../runtime/runner-types.js';
+import { processTrees, type TreeRoot } from '../runtime/process-trees.js';
+import { adoptLeftovers, blockFingerprint, type Adopter } from '../adoption/adopt-leftovers.js';
+import { PROCESS_SELF_STOP } from '../errors.js';
+
+/** What the supervisor is built from. */
+export interface SupervisorOptions {
+  readonly dataDir: string;
+  readonly config: SupervisorConfig;
+  /** The current configuration document. */
+  readonly readDocument: () => JsonRecord;
+  readonly logger: Logger;
+  readonly bus: LogLineBus;
+  /** Every state change of every process. */
+  readonly onChange: (state: ProcessState) => void;
+  /** Environment merged under every block's env (default: the host's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Launch identities and their durable records. */
+  readonly launches: LaunchRecords;
+  /** Per-launch cgroups (absent: none). */
+  readonly cgroups?: LaunchCgroups;
+  /** A limit of a process was hit. */
+  readonly onLimit?: (processName: string, breach: LimitBreach) => void;
+  /** Tree usage per process from the latest `processes` metrics sample (cached, never read now). */
+  readonly processUsage?: (processName: string, pid: number) => ListExtras['usage'];
+  /** The port the host listens on, once listening. */
+  readonly listenPort?: () => number | null;
+  /** What a previous host left running, to adopt at boot (absent: nothing is adopted). */
+  readonly adopter?: Adopter;
+}
+
+/** Process trees by process name (see {@link Supervisor.pidTrees}). */
+export type PidTrees = ReadonlyMap<string, readonly number[]>;
+
+/** How long a metrics tick may use process trees when no process started or stopped. */
+const TREES_MAX_AGE_MS = 10_000;
+
+/** All supervised processes. */
+export class Supervisor {
+  private readonly runners = new Map<string, ProcessRunner>();
+  private readonly writers: LogWriters;
+  /** Dependencies used at boot, reused for the reverse order at shutdown. */
+  private bootDependencies: (name: string) => readonly string[] = () => [];
+  private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
+  private scrubberOf: { document: JsonRecord; scrubber: SecretScrubber } | undefined;
+  /** Counts state changes, so views of the states can be cached between them. */
+  private changes = 0;
+  /**
+   * The process list as GET /process/processes shows it, rebuilt only after a config change or a
+   * state change (the same array in between, so its serialization can be reused too).
+   */
+  // Rebuilt at most once a second besides state changes: uptime and usage move on their own.
+  readonly listView = this.stateView((entries): ProcessListBody => {
+    const extras = {
+      listenPort: this.options.listenPort?.() ?? null,
+      now: Date.now(),
+    };
+    return {
+      processes: entries.map((entry) => {
+        const state = this.stateOf(entry);
+        const usage =
+          state.pid === null
+            ? undefined
+            : this.options.processUsage?.(entry.process_name, state.pid);
+        return listEntry(entry, state, { ...extras, usage });
+      }),
+    };
+  }, 1_000);
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.writers = new LogWriters(
+      { maxBytes: options.config.log_max_bytes, keep: options.config.log_keep },
+      options.bus,
+      options.logger,
+      () => this.scrubber(),
+    );
+  }
+
+  /** Known secrets of the current document, built again only after the configuration changed. */
+  private scrubber(): SecretScrubber {
+    const document = this.options.readDocument();
+    if (this.scrubberOf?.document !== document)
+      this.scrubberOf = { document, scrubber: SecretScrubber.of(document) };
+    return this.scrubberOf.scrubber;
+  }
+
+  /** Every process entry of the current document (the API's own entry included). */
+  entries(): ProcessEntry[] {
+    // Derived once per document: readDocument() returns the same object until the config changes.
+    const document = this.options.readDocument();
+    if (this.entriesOf?.document !== document) {
+      this.entriesOf = { document, entries: listProcessEntries(document) };
+    }
+    return this.entriesOf.entries;
+  }
+
+  /**
+   * A view of the process states, built from the entries and kept until the configuration or a
+   * state changes (or, given `maxAgeMs`, until it is that old: for views that also see what
+   * happens outside the supervisor): for answers read far more often than states change.
+   */
+  stateView<T>(build: (entries: readonly ProcessEntry[]) => T, maxAgeMs = Infinity): () => T {
+    let cached: { entries: ProcessEntry[]; changes: number; at: number; view: T } | undefined;
+    return () => {
+      const entries = this.entries();
+      const now = maxAgeMs === Infinity ? 0 : performance.now();
+      if (
+        cached?.entries !== entries ||
+        cached.changes !== this.changes ||
+        now - cached.at > maxAgeMs
+      )
+        cached = { entries, changes: this.changes, at: now, view: build(entries) };
+      return cached.view;
+    };
+  }
+
+  /** The entry a request names (exact, then normalized), or undefined. */
+  entry(requested: string): ProcessEntry | undefined {
+    return findProcessEntry(this.entries(), requested);
+  }
+
+  /** The entry a request names; a 404 when unknown. */
+  requireEntry(requested: string, field = 'process_name'): ProcessEntry {
+    return requireProcessEntry(this.entries(), requested, field);
+  }
+
+  list(): ProcessDescriptor[] {
+    return this.entries().map(descriptor);
+  }
+
+  find(processName: string): ProcessDescriptor | undefined {
+    const found = this.entries().find((entry) => entry.process_name === processName);
+    return found === undefined ? undefined : descriptor(found);
+  }
+
+  /** Bytes each process has written to its log files since the host started. */
+  logBytes(): Map<string, number> {
+    return this.writers.bytesWritten();
+  }
+
+  states(): ProcessState[] {
+    const entries = this.entries();
+    const names = new Set(entries.map((entry) => entry.process_name));
+    const states = entries.map((entry) => this.stateOf(entry));
+    // A process removed from the configuration while it still runs stays visible until stopped.
+    for (const [name, runner] of this.runners)
+      if (!names.has(name) && runner.state().status !== 'stopped') states.push(runner.state());
+    return states;
+  }
+
+  state(processName: string): ProcessState | undefined {
+    const found = this.entries().find((entry) => entry.process_name === processName);
+    if (found !== undefined) return this.stateOf(found);
+    return this.runners.get(processName)?.state();
+  }
+
+  /** The live state of an entry. */
+  stateOf(entry: ProcessEntry): ProcessState {
+    if (entry.self) {
+      return {
+        process_name: entry.process_name,
+        status: 'running',
+        pid: process.pid,
+        exit_code: null,
+        restarts: 0,
+        started_at: Math.round(Date.now() - process.uptime() * 1000),
+        reason: null,
+      };
+    }
+    return this.runners.get(entry.process_name)?.state() ?? stoppedState(entry.process_name);
+  }
+
+  /**
+   * A process's tree read now ([] without a pid): trees shared with an earlier caller could
+   * predate a child just forked. Only this process is looked at.
+   */
+  async pidTree(processName: string): Promise<number[]> {
+    const entries = this.entries().filter((entry) => entry.process_name === processName);
+    return [...((await this.scanTrees(entries)).get(processName) ?? [])];
+  }
+
+  /**
+   * The tree of every process with a pid, by process name, for metrics. A tree changes when a
+   * process starts or stops or the configuration changes (the next call reads the trees again) or
+   * when a process forks on its own, seen within {@link TREES_MAX_AGE_MS}. Reading a tree is one
+   * small cgroup file per process; only processes without a cgroup need the whole process
+   * table. Exited pids in a kept tree cost nothing: usage readers skip pids that are gone.
+   */
+  readonly pidTrees = this.stateView((entries) => this.scanTrees(entries), TREES_MAX_AGE_MS);
+
+  /** Name, config block and instance of every configured process, kept until the config changes. */
+  readonly identities = this.stateView((entries) =>
+    entries.map(({ process_name, config_key, instance_name }) => ({
+      process_name,
+      config_key,
+      instance_name,
+    })),
+  );
+
+  private async scanTrees(entries: readonly ProcessEntry[]): Promise<PidTrees> {
+    const trees = new Map<string, readonly number[]>();
+    const roots = new Map<string, TreeRoot>();
+    for (const entry of entries) {
+      // The host's own tree would hold every supervised process: it counts alone.
+      if (entry.self) trees.set(entry.process_name, [process.pid]);
+      const runner = this.runners.get(entry.process_name);
+      const pid = runner?.pid ?? null;
+      if (!entry.self && pid !== null)
+        roots.set(entry.process_name, { pid, cgroup: runner?.cgroup ?? null });
+    }
+    for (const [name, tree] of await processTrees(roots)) trees.set(name, tree);
+    return trees;
+  }
+
+  logFile(processName: string): string | null {
+    const entry = this.entries().find((candidate) => candidate.process_name === processName);
+    if (entry === undefined || entry.self) return null;
+    return logFilePath(entry, this.options.dataDir);
+  }
+
+  async start(processName: string): Promise<ProcessState> {
+    return (await this.startEntry(this.requireEntry(processName))).state;
+  }
+
+  async stop(processName: string): Promise<ProcessState> {
+    return this.stopEntry(this.requireEntry(processName));
+  }
+
+  async restart(processName: string): Promise<ProcessState> {
+    return (await this.restartEntry(this.requireEntry(processName))).state;
+  }
+
+  /** Start an entry; the outcome says why when it did not end running. */
+  startEntry(entry: ProcessEntry): Promise<StartOutcome> {
+    if (entry.self) return Promise.resolve({ state: this.stateOf(entry), failure: null });
+    return this.runner(entry.process_name).start();
+  }
+
+  /** Stop an entry; the API's own entry cannot be stopped through itself (400). */
+  async stopEntry(entry: ProcessEntry): Promise<ProcessState> {
+    if (entry.self)
+      throw new BadRequestError(
+        PROCESS_SELF_STOP,
+        `'${entry.process_name}' is this API itself; stop the host instead (SIGTERM)`,
+        { field: 'process_name' },
+      );
+    const runner = this.runners.get(entry.process_name);
+    return runner === undefined ? Promise.resolve(this.stateOf(entry)) : runner.stop();
+  }
+
+  /** Stop a process by name, also one whose block is gone from the configuration. */
+  async stopByName(processName: string): Promise<ProcessState | undefined> {
+    return this.runners.get(processName)?.stop();
+  }
+
+  restartEntry(entry: ProcessEntry): Promise<StartOutcome> {
+    if (entry.self) return Promise.resolve({ state: this.stateOf(entry), failure: null });
+    return this.runner(entry.process_name).restart();
+  }
+
+  /**
+   * Start every enabled process: with the graph, each once its hard dependencies settled;
+   * without it, all in parallel. Resolves when every start settled.
+   */
+  /** Start every enabled process in dependency order; resolves with the names that failed. */
+  async startEnabled(
+    graph: DependencyGraphService | undefined,
+    signal: AbortSignal,
+    onPlan: (names: readonly string[]) => void = () => undefined,
+  ): Promise<{ started: string[]; failed: Map<string, string> }> {
+    const names = this.entries()
+      .filter((entry) => !entry.self && entry.block.enabled === true)
+      .map((entry) => entry.process_name);
+    // Whatever a previous host left running is adopted before anything starts.
+    const resumed =
+      this.options.adopter === undefined
+        ? new Set<string>()
+        : await adoptLeftovers(names, this.options.adopter, (name) => this.runner(name));
+    onPlan(names);
+    if (names.length === 0) return { started: [], failed: new Map<string, string>() };
+    const { logger } = this.options;
+    this.bootDependencies = startupDependencies(graph, names, logger);
+    logger.info(`starting ${names.length} enabled process(es)`);
+    return startInOrder(names, {
+      dependencies: this.bootDependencies,
+      skip: resumed,
+      start: (name) => this.runner(name).start(),
+      logger,
+      signal,
+    });
+  }
+
+  /** Stop every process (dependents first, the rest in parallel); SIGKILL what outlives the budget. */
+  async stopAll(budgetMs: number, hostDeadline?: AbortSignal): Promise<void> {
+    try {
+      await shutdownInReverse(this.runners, this.bootDependencies, budgetMs, hostDeadline);
+    } finally {
+      await this.writers.closeAll();
+    }
+  }
+
+  /** A planned handover: every process keeps running for the next host; output is flushed. */
+  async handOver(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((runner) => runner.handOver()));
+    await this.writers.closeAll();
+  }
+
+  /** How a running process was adopted from a previous host, or undefined. */
+  adoptedBy(processName: string): AdoptionStamp | undefined {
+    return this.runners.get(processName)?.adoptedBy();
+  }
+
+  private runner(processName: string): ProcessRunner {
+    let runner = this.runners.get(processName);
+    if (runner === undefined) {
+      runner = new ProcessRunner({
+        processName,
+        resolveSpec: () => this.resolveSpec(processName),
+        openOutput: (spec) => this.writers.open(spec),
+        onChange: (state) => {
+          this.changes += 1;
+          this.options.onChange(state);
+        },
+        logger: this.options.logger.child(processName),
+        startCheckMs: this.options.config.start_check_ms,
+        launches: this.options.launches,
+        fingerprint: () => {
+          const entry = this.entries().find((found) => found.process_name === processName);
+          return entry === undefined ? '' : blockFingerprint(entry.block);
+        },
+        ...(this.options.cgroups === undefined ? {} : { cgroups: this.options.cgroups }),
+        ...(this.options.onLimit === undefined ? {} : { onLimit: this.options.onLimit }),
+      });
+      this.runners.set(processName, runner);
+    }
+    return runner;
+  }
+
+  private resolveSpec(processName: string): ProcessSpec {
+    const entry = this.entries().find((candidate) => candidate.process_name === processName);
+    if (entry === undefined) throw new ProcessSpecError('it is no longer in the configuration');
+    return buildProcessSpec(entry, {
+      dataDir: this.options.dataDir,
+      hostEnv: this.options.env ?? process.env,
+      defaults: this.options.config,
+      nodePath: process.execPath,
+    });
+  }
+}

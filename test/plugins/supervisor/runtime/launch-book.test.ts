@@ -1,0 +1,86 @@
+/** Leftovers of a crashed host: found by group record or launch marker; bystanders left alone. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { FolderStorage } from '../../../../core/storage/plugin-storage.js';
+import { LaunchBook, leftoverMembers } from '../../../../plugins/supervisor/runtime/launch-book.js';
+import { LAUNCH_ENV } from '../../../../plugins/supervisor/runtime/launch-marker.js';
+import type { ProcInfo } from '../../../../plugins/supervisor/runtime/proc-table.js';
+import type { ProcReader } from '../../../../plugins/supervisor/adoption/verify.js';
+import { eventually } from '../../../helpers/eventually.js';
+import { isAlive } from '../support/processes.js';
+import { memoryLogger } from '../support/runner.js';
+
+const row = (pid: number, pgrp: number, startTicks: string, state = 'S'): ProcInfo => ({
+  pid,
+  ppid: 1,
+  pgrp,
+  state,
+  startTicks,
+});
+
+/** A /proc reader seeing only `table`, every process carrying `marker`. */
+const readerOf = (table: readonly ProcInfo[], marker = 'x'): ProcReader => ({
+  stat: (pid) => table.find((found) => found.pid === pid),
+  marker: (pid) => (table.some((found) => found.pid === pid) ? marker : undefined),
+});
+
+test('a recorded group is reaped whatever its leader did; a reused pid is not', (t) => {
+  const group = { process_name: 'A', pid: 500, start_ticks: '77', marker: 'x' };
+  const members = (table: ProcInfo[], marker = 'x'): number[] =>
+    leftoverMembers(group, table, readerOf(table, marker));
+  t.deepEqual(members([row(500, 500, '77'), row(501, 500, '80')]), [500, 501]);
+  t.deepEqual(members([row(501, 500, '80')]), [501], 'leader gone, member left');
+  t.deepEqual(
+    members([row(500, 500, '99'), row(501, 500, '100')]),
+    [],
+    'the pid now leads someone else',
+  );
+  t.deepEqual(members([row(500, 500, '77'), row(501, 500, '80')], 'y'), [], 'marker differs');
+  t.deepEqual(members([row(500, 500, '77', 'Z')]), [], 'only a zombie');
+});
+
+test('a marked process with no record (the crash beat the write) is reaped at open', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'launch-book-'));
+  const storage = new FolderStorage(dataDir, 'supervisor');
+  const first = new LaunchBook(storage, memoryLogger());
+  // As a launch does: only once the first book's own reaping is over (it would end the orphan).
+  await first.ready();
+  const marker = first.newMarker();
+  const orphan = spawn('sleep', ['300'], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, [marker.name]: marker.value },
+  });
+  orphan.unref();
+  const bystander = spawn('sleep', ['300'], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, [LAUNCH_ENV]: 'someone-else:1' },
+  });
+  bystander.unref();
+  t.teardown(() => {
+    try {
+      process.kill(bystander.pid as number, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  });
+  // Until exec, a forked child still shows the parent's environment: wait for `sleep` itself.
+  await eventually(
+    () => {
+      try {
+        return readFileSync(`/proc/${orphan.pid}/cmdline`, 'utf8').startsWith('sleep');
+      } catch {
+        return false;
+      }
+    },
+    { what: 'the orphan running sleep' },
+  );
+  const next = new LaunchBook(storage, memoryLogger());
+  t.deepEqual(await next.reaped(), [`pid ${orphan.pid}`]);
+  await eventually(() => !isAlive(orphan.pid as number), { what: 'the orphan gone' });
+  t.true(isAlive(bystander.pid as number), 'another host’s process lives on');
+});

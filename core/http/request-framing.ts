@@ -7,11 +7,9 @@
  * than any client needs are refused the same way, at once, instead of reaching a route.
  */
 import { errorBody } from './error-mapper.js';
+import { MAX_HEADER_BYTES } from './header-limit.js';
 import { sendJson } from './json-response.js';
 import type { ResponseState } from './response-state.js';
-
-/** Header sections larger than this answer 431 (browsers send a few KB; proxies cap at 8–64 KB). */
-export const MAX_HEADER_BYTES = 64 * 1024;
 
 /** Why a request is refused before any route sees it. */
 export interface FramingRefusal {

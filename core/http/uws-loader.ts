@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type * as UwsFloor from 'uws-floor';
-import { MAX_HEADER_BYTES } from './request-framing.js';
+import { MAX_HEADER_BYTES } from './header-limit.js';
 
 /** The uWS API every build provides: the 20.30 typings are the floor. */
 export type UwsModule = typeof UwsFloor;
@@ -146,7 +146,7 @@ export function isNative(value: unknown): boolean {
 
 /** The useful part of a loader error, on one line. */
 function reasonOf(text: string): string {
-  const glibc = /version `GLIBC_([\d.]+)' not found/.exec(text);
+  const glibc = /version \x60GLIBC_([\d.]+)' not found/.exec(text);
   if (glibc !== null) return `its binary needs glibc >= ${glibc[1]}`;
   const missing = /Cannot find module '[^']*?(uws_[a-z0-9_]+\.node)'/.exec(text);
   if (missing !== null) return `it has no binary for this Node (${missing[1]} missing)`;

@@ -60,6 +60,19 @@ type Pending = { time: string; kind: string; subject: string; data: string };
 // read from the file again by the next reader.
 const CACHE_KIB = 8192;
 
+/**
+ * Commits through a WAL, on a connection that holds its lock for good (`locking_mode` is said at
+ * open, before the first read). The host is the file's only user, so the lock is taken once
+ * instead of twice per commit (the wasm VFS locks by creating and removing a directory), and
+ * with that lock WAL needs no shared memory, which the VFS lacks. A commit then appends its pages
+ * to the WAL and syncs it once, instead of creating, syncing and deleting a rollback journal and
+ * syncing the database: less than half the CPU per commit. FULL keeps that one sync per commit,
+ * so a committed batch survives a power loss as before, not only a SIGKILL.
+ */
+const COMMIT_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;';
+/** Back to a rollback journal at a clean close: any build can open the file afterwards. */
+const CLOSE_PRAGMAS = 'PRAGMA journal_mode = DELETE;';
+
 // Retention runs at most this often: deleting is cheap but pointless per batch.
 const PRUNE_EVERY_MS = 10_000;
 /** A failed batch is tried again after this long. */
@@ -91,7 +104,8 @@ export class JournalStore {
     private readonly settings: JournalSettings,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.db = openSqlite(file);
+    this.db = openSqlite(file, 'PRAGMA locking_mode = EXCLUSIVE;');
+    this.db.exec(COMMIT_PRAGMAS);
     this.db.exec(`${SCHEMA} PRAGMA cache_size = -${CACHE_KIB};`);
     this.headCursor =
       this.db.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'")?.seq ??
@@ -227,6 +241,12 @@ export class JournalStore {
     this.closed = true;
     this.cancelCommit();
     this.listeners.clear();
+    try {
+      this.db.exec(CLOSE_PRAGMAS);
+    } catch (error) {
+      // The file stays in WAL mode: still whole, and this build opens it again.
+      this.onError(error);
+    }
     this.db.close();
   }
 

@@ -8,7 +8,8 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { isHttpError } from '../../sdk/errors.js';
-import type { StreamClient, StreamDefinition, StreamHandle } from '../../sdk/stream.js';
+import type { StreamClient, StreamDefinition } from '../../sdk/stream.js';
+import { HubClient, type StreamRuntime } from '../ws/stream-runtime.js';
 import type { EventJournal } from './event-journal.js';
 import { checkCursor, parseKinds, type JournalFilter } from './journal-query.js';
 import { eventSchema, frameSchema, JournalQuerySchema } from './journal-schemas.js';
@@ -21,14 +22,22 @@ type Client = StreamClient<Query>;
 const REPLAY_PAGE = 5000;
 
 interface Follower {
-  readonly client: Client;
+  readonly client: HubClient;
   readonly filter: JournalFilter;
   live: boolean;
 }
 
-/** The stream's definition, and the wiring of live batches to its handle. */
+/** The live clients of one filter, subscribed to one uWS topic. */
+interface Topic {
+  readonly filter: JournalFilter;
+  readonly clients: Set<HubClient>;
+}
+
+/** The stream's definition, and the wiring of live batches to its runtime. */
 export class JournalStream {
   private readonly followers = new Map<number, Follower>();
+  /** Live clients by topic: one topic per distinct filter (kinds and subject). */
+  private readonly topics = new Map<string, Topic>();
 
   constructor(private readonly journal: EventJournal) {}
 
@@ -42,40 +51,39 @@ export class JournalStream {
       message: frameSchema(eventSchema(this.journal.all())),
       overflow: 'close',
       onOpen: (client) => this.open(client),
-      onClose: (client) => {
-        this.followers.delete(client.id);
-      },
+      onClose: (client) => this.forget(client.id),
     };
   }
 
   /**
-   * Send every committed batch to the live clients it matches, in one write per client. The
-   * stream's handle is not used for this: its publish writes once per message and client.
+   * Send every committed batch to the live clients it matches: each frame is published once per
+   * distinct filter to that filter's uWS topic, and uWS writes it to every subscriber (one write
+   * per client and batch), instead of a call per frame and client from JavaScript.
    */
-  attach(_handle: StreamHandle<Query>): () => void {
+  attach(runtime: StreamRuntime): () => void {
     return this.journal.store.subscribe((events) => {
-      if (this.followers.size === 0) return;
-      const everything = events.map((event) => event.json);
-      for (const follower of this.followers.values()) {
-        if (!follower.live) continue;
-        const { kinds, subject } = follower.filter;
+      for (const [topic, { filter, clients }] of this.topics) {
+        const { kinds, subject } = filter;
         const frames =
           kinds === undefined && subject === undefined
-            ? everything
-            : events.filter((event) => matches(follower.filter, event)).map((event) => event.json);
-        if (frames.length > 0) follower.client.sendAll(frames);
+            ? events.map((event) => event.json)
+            : events.filter((event) => matches(filter, event)).map((event) => event.json);
+        if (frames.length > 0) runtime.broadcast(topic, frames, clients);
       }
     });
   }
 
   private async open(client: Client): Promise<void> {
+    // The hub hands its own clients to onOpen; live delivery needs their uWS side.
+    const hub: unknown = client;
+    if (!(hub instanceof HubClient)) throw new Error('/ws/events needs a hub client');
     let follower: Follower;
     try {
       const since = client.query.since ?? 0;
       const kinds = parseKinds(this.journal, client.query.kinds);
       checkCursor(this.journal, since, 'since');
       follower = {
-        client,
+        client: hub,
         filter: { since, kinds, subject: client.query.subject },
         live: false,
       };
@@ -84,10 +92,10 @@ export class JournalStream {
       return;
     }
     this.followers.set(client.id, follower);
-    await this.replay(client, follower);
+    await this.replay(hub, follower);
   }
 
-  private async replay(client: Client, follower: Follower): Promise<void> {
+  private async replay(client: HubClient, follower: Follower): Promise<void> {
     const { store } = this.journal;
     let last = follower.filter.since;
     for (;;) {
@@ -96,14 +104,43 @@ export class JournalStream {
       const head = store.head;
       const page = store.readFrames({ ...follower.filter, since: last, limit: REPLAY_PAGE });
       if (page.frames.length === 0) {
+        // Live from here, in the same tick as the empty read: the next batch reaches the topic.
+        // The client's queue is empty (it was ready above), so no replay frame follows a live one.
         follower.live = true;
         client.send({ type: 'live', cursor: Math.max(last, head) });
+        this.follow(follower);
         return;
       }
       client.sendAll(page.frames, { paced: true });
       last = page.last;
     }
   }
+
+  private follow(follower: Follower): void {
+    const topic = topicOf(follower.filter);
+    let entry = this.topics.get(topic);
+    if (entry === undefined) {
+      entry = { filter: { ...follower.filter, since: 0 }, clients: new Set() };
+      this.topics.set(topic, entry);
+    }
+    entry.clients.add(follower.client);
+    follower.client.subscribe(topic);
+  }
+
+  private forget(id: number): void {
+    const follower = this.followers.get(id);
+    this.followers.delete(id);
+    if (follower === undefined || !follower.live) return;
+    const topic = topicOf(follower.filter);
+    const entry = this.topics.get(topic);
+    entry?.clients.delete(follower.client);
+    if (entry?.clients.size === 0) this.topics.delete(topic);
+  }
+}
+
+function topicOf(filter: JournalFilter): string {
+  const kinds = filter.kinds === undefined ? '*' : [...filter.kinds].sort().join(',');
+  return `/ws/events ${kinds} ${filter.subject === undefined ? '*' : JSON.stringify(filter.subject)}`;
 }
 
 function matches(filter: JournalFilter, event: StoredEvent): boolean {

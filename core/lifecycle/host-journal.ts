@@ -65,7 +65,7 @@ export function registerJournalApi(
 ): void {
   for (const route of journalRoutes(journal)) host.routes.add('host', route);
   const stream = new JournalStream(journal);
-  stream.attach(host.streams.register('host', stream.definition()));
+  stream.attach(host.streams.registerRuntime('host', stream.definition()));
   host.capabilities.declare('core', ['event_journal']);
   host.capabilities.set('core', 'event_journal', true);
   host.capabilities.markStarted('core');

@@ -16,8 +16,13 @@ let library: typeof sqliteLibrary | undefined;
 const loadLibrary = (): typeof sqliteLibrary =>
   (library ??= createRequire(import.meta.url)('node-sqlite3-wasm') as typeof sqliteLibrary);
 
-/** Open (or create) a database file; WAL is not available in the wasm VFS, so a journal is used. */
-export function openSqlite(file: string): Database {
+/**
+ * Open (or create) a database file. The wasm VFS has no shared memory, so WAL is only available
+ * to a connection that takes its lock for good (`PRAGMA locking_mode = EXCLUSIVE`), and that must
+ * be said before the file is first read: `firstPragmas` run before anything else. Everyone else
+ * uses a rollback journal.
+ */
+export function openSqlite(file: string, firstPragmas = ''): Database {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   // The wasm VFS locks with a `<file>.lock` directory; one left by a crashed host would make
   // every later open fail with SQLITE_BUSY. The data dir belongs to one host, so it is stale.
@@ -25,7 +30,7 @@ export function openSqlite(file: string): Database {
   const db = new (loadLibrary().Database)(file);
   // The library creates the file with the default mode; databases hold users and secrets.
   chmodSync(file, 0o600);
-  db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
+  db.exec(`${firstPragmas} PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;`);
   return new SqliteDatabase(db);
 }
 

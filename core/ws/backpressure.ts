@@ -94,6 +94,18 @@ export class OutboundQueue {
     }
   }
 
+  /**
+   * After frames went to the socket around this queue (uWS's own fan-out to a topic's
+   * subscribers, see StreamRuntime.broadcast): a socket left past the mark is closed (1013), as
+   * {@link offer} would have closed it. Only the `close` policy can be kept this way: a frame
+   * already handed to uWS cannot be dropped or replaced afterwards.
+   */
+  closeIfOverMark(): void {
+    if (this.closed || this.socket.getBufferedAmount() < this.highWater) return;
+    this.closed = true;
+    this.socket.end(1013, 'client too slow: message backlog exceeded');
+  }
+
   /** Called on the socket's drain event: send what the buffer allows. */
   drain(): void {
     while (

@@ -41,6 +41,14 @@ export class StreamHub {
     owner: string,
     definition: StreamDefinition<Q>,
   ): StreamHandle<Static<Q>> {
+    return this.registerRuntime(owner, definition);
+  }
+
+  /** Declare a core stream: its runtime, whose `broadcast` uses uWS's own fan-out. */
+  registerRuntime<Q extends TObject>(
+    owner: string,
+    definition: StreamDefinition<Q>,
+  ): StreamRuntime {
     const paths = servedPaths(definition.path).filter((path) => !path.endsWith('/'));
     for (const runtime of this.runtimes) {
       const clash = runtime.registered.paths.find((path) => paths.includes(path));
@@ -77,6 +85,7 @@ export class StreamHub {
     for (const runtime of this.runtimes) {
       runtime.validateMessages = env.validateMessages;
       runtime.logger = env.logger;
+      runtime.app = app;
       for (const path of runtime.registered.paths)
         app.ws<SocketData>(path, this.behavior(runtime, env));
     }

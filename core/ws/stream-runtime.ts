@@ -2,9 +2,12 @@
 import type { Principal } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { StreamClient, StreamDefinition, StreamHandle } from '../../sdk/stream.js';
-import type { WebSocket } from '../http/uws-app.js';
+import type { TemplatedApp, WebSocket } from '../http/uws-app.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiler.js';
 import type { OutboundQueue, Frame } from './backpressure.js';
+
+/** Bytes of frames broadcast between two checks of the subscribers' buffers (far under 64 MiB). */
+const BROADCAST_CHUNK_BYTES = 1024 * 1024;
 
 /** What uWS keeps per socket (copied at upgrade: mutate fields, never replace the object). */
 export interface SocketData {
@@ -59,6 +62,10 @@ export class HubClient implements StreamClient {
     // Cork: sends usually happen outside uWS callbacks (timers, other sockets' events).
     this.socket.cork(() => this.queue.offer(frame));
   }
+  /** Receive what {@link StreamRuntime.broadcast} sends to `topic`, until the socket closes. */
+  subscribe(topic: string): void {
+    if (!this.signal.aborted) this.socket.subscribe(topic);
+  }
   close(code = 1000, reason = ''): void {
     if (this.signal.aborted) return;
     this.socket.end(code, reason);
@@ -76,6 +83,8 @@ export class StreamRuntime implements StreamHandle {
   readonly message: CompiledSchema;
   validateMessages = false;
   logger: Logger | undefined;
+  /** The app the stream is bound to (uWS's topics live there). */
+  app: TemplatedApp | undefined;
 
   constructor(readonly registered: RegisteredStream) {
     this.query =
@@ -108,5 +117,32 @@ export class StreamRuntime implements StreamHandle {
     for (const client of this.clients) {
       if (filter === undefined || filter(client)) client.sendFrame(frame);
     }
+  }
+
+  /**
+   * Send `frames` to every client subscribed to `topic`, in order: uWS writes each frame to every
+   * subscriber in C++, instead of one call per frame and client from here. Core streams with the
+   * `close` overflow policy only: afterwards each of `subscribers` left past the high-water mark
+   * is closed with 1013, as its queue would have done. Frames go out in chunks of at most
+   * BROADCAST_CHUNK_BYTES with that check between them, so no subscriber nears uWS's own
+   * `maxBackpressure`, past which uWS would skip frames silently.
+   */
+  broadcast(topic: string, frames: readonly string[], subscribers: Iterable<HubClient>): void {
+    const { app } = this;
+    if (app === undefined) return;
+    if (this.registered.definition.overflow !== 'close')
+      throw new Error(
+        `stream ${this.registered.definition.path}: broadcast needs overflow 'close'`,
+      );
+    let chunkBytes = 0;
+    for (const frame of frames) {
+      app.publish(topic, frame, false);
+      chunkBytes += frame.length;
+      if (chunkBytes >= BROADCAST_CHUNK_BYTES) {
+        chunkBytes = 0;
+        for (const client of subscribers) client.queue.closeIfOverMark();
+      }
+    }
+    for (const client of subscribers) client.queue.closeIfOverMark();
   }
 }

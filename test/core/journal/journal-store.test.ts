@@ -1,4 +1,5 @@
 /** The journal store: group commit pacing, the wire form of committed and read events, size. */
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
@@ -115,4 +116,25 @@ test('a replay page read as frames is the same JSON, in order, with filters appl
   t.is(filtered.last, 14);
   t.is(events[0]?.data.n, 5);
   t.deepEqual(store.readFrames({ since: 30, limit: 10 }), { frames: [], last: 30 });
+});
+
+test('commits go through a WAL while open; a clean close leaves a rollback-journal file', (t) => {
+  const file = join(tempDir('stackd-journal-store-'), 'events.db');
+  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
+  const fail = (error: unknown): never => {
+    throw error;
+  };
+  const store = new JournalStore(file, settings, fail);
+  for (let n = 0; n < 50; n += 1) store.append('test.tick', 'wal', { n });
+  store.flush();
+  // Bytes 18 and 19 of the header are the file format: 2 in WAL mode, 1 with a rollback journal.
+  t.is(readFileSync(file)[18], 2);
+  t.true(existsSync(`${file}-wal`));
+  store.close();
+  t.is(readFileSync(file)[18], 1);
+  t.false(existsSync(`${file}-wal`));
+  const reopened = new JournalStore(file, settings, fail);
+  t.teardown(() => reopened.close());
+  t.is(reopened.head, 50);
+  t.is(reopened.read({ since: 0, limit: 100 }).length, 50);
 });

@@ -73,3 +73,19 @@ test('drain stops again when the buffer refills', (t) => {
   t.is(socket.sent.length, 2, 'the second frame pushed the buffer over the mark');
   t.is(queue.queued, 1);
 });
+
+test('after frames sent around the queue, a socket past the mark is closed with 1013, once', (t) => {
+  const socket = new FakeSocket();
+  const queue = new OutboundQueue(socket, 'close', 4, 100);
+  socket.buffered = 99;
+  queue.closeIfOverMark();
+  t.is(socket.closedWith, undefined, 'under the mark: left open');
+  socket.buffered = 100;
+  queue.closeIfOverMark();
+  t.deepEqual(socket.closedWith, [1013, 'client too slow: message backlog exceeded']);
+  socket.closedWith = undefined;
+  queue.closeIfOverMark();
+  queue.offer('late');
+  t.is(socket.closedWith, undefined, 'closed once');
+  t.deepEqual(socket.sent, [], 'nothing is sent once closed');
+});

@@ -1,7 +1,7 @@
 /**
  * `npm run profile:waves` — how the profiles behind the memory work of issue 19 are taken, so
  * anyone can take them again: the real host (every plugin, or `--plugins a,b`) with 50 disabled
- * `sleep` processes is run under `node --cpu-prof --heapsnapshot-signal=SIGUSR2`; 50 concurrent
+ * `sleep` processes is run under `node --cpu-prof --heapsnapshot-signal=SIGWINCH`; 50 concurrent
  * start-service requests, then 50 restart-service requests; RSS and private memory after each
  * step and 10 s later; then a heap snapshot (what stays reachable: a snapshot collects garbage
  * first, so garbage shows in the RSS steps, not there); the CPU profile written at the clean
@@ -40,7 +40,7 @@ writeFileSync(configPath, JSON.stringify(blocks));
 const args = [
   '--cpu-prof',
   `--cpu-prof-dir=${out}`,
-  '--heapsnapshot-signal=SIGUSR2',
+  '--heapsnapshot-signal=SIGWINCH',
   MAIN_JS,
   '--port',
   '0',
@@ -91,7 +91,8 @@ steps.start = { ms: await wave('/process/start-service'), ...memory() };
 steps.restart = { ms: await wave('/process/restart-service'), ...memory() };
 steps.idle_10s = await new Promise((done) => setTimeout(() => done(memory()), 10_000));
 const snapshotsBefore = new Set(readdirSync(out));
-host.kill('SIGUSR2');
+// Not SIGUSR2: that is the host's hand-over signal (it would exit and leave the processes running).
+host.kill('SIGWINCH');
 // The snapshot is written synchronously by the host; wait until its file stops growing.
 let snapshot: string | undefined;
 for (let attempt = 0; attempt < 100 && snapshot === undefined; attempt += 1) {

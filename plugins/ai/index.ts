@@ -1,15 +1,7 @@
-/** The AI diagnostics plugin. Wiring only. */
-import { onProviderCall } from './provider/provider-client.js';
-import {
-  definePlugin,
-  dependencyGraphRef,
-  OutboundClient,
-  processSupervisorRef,
-} from '../../sdk/index.js';
-import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
-import { DiagnosisService } from './diagnosis.js';
-import { docsContext } from './bundle/docs-context.js';
-import { Ledger } from './ledger.js';
+/** The AI diagnostics plugin. Wiring only: the parts are built by AiRuntime. */
+import { definePlugin } from '../../sdk/index.js';
+import { AiRuntime } from './ai-runtime.js';
+import { AiConfig, validateAiSlice } from './config.js';
 import { presetsRoute } from './routes/preset-routes.js';
 import {
   activateProfileRoute,
@@ -17,11 +9,8 @@ import {
   saveProfileRoute,
 } from './routes/profile-routes.js';
 import { diagnoseRoute, diagnoseStackRoute, followUpRoute } from './routes/diagnose-routes.js';
-import { useOutbound } from './provider/provider-client.js';
 import { modelsRoute, testRoute } from './routes/provider-routes.js';
 import { getSettingsRoute, putSettingsRoute } from './routes/settings-routes.js';
-import { SessionStore } from './sessions.js';
-import { SettingsStore } from './settings/settings-store.js';
 
 export default definePlugin({
   name: 'ai',
@@ -32,36 +21,11 @@ export default definePlugin({
   dependsOn: [],
   optionalDependsOn: ['supervisor', 'graph', 'metrics'],
   capabilities: ['ai_provider_profiles', 'ai_diagnostics'],
+  config: AiConfig,
   register(ctx) {
-    const outbound = OutboundClient.forPlugin(ctx);
-    useOutbound(outbound);
-    const calls = ctx.exposition.counter<'provider' | 'outcome'>({
-      name: 'stackd_ai_provider_calls_total',
-      help: 'Calls to the AI provider, by provider and outcome (ok, error)',
-      labelNames: ['provider', 'outcome'],
-    });
-    const releaseCalls = onProviderCall((provider, outcome) => calls.inc({ provider, outcome }));
-    ctx.onStop(() => {
-      releaseCalls();
-    });
-    const settings = new SettingsStore(ctx.storage);
-    let ledger: Ledger | undefined;
-    const service = new DiagnosisService(settings, new SessionStore(), {
-      document: () => ctx.stack.read(),
-      supervisor: () => ctx.optional(processSupervisorRef),
-      history: () => ledger?.recent() ?? [],
-      graph: () => ctx.optional(dependencyGraphRef),
-      metrics: () => ctx.metricsFeed.latest(),
-      docs: (subject, maxChars) =>
-        docsContext(
-          { docsDir: process.env.STACKD_AI_DOCS_DIR, readmePath: ctx.host.docsPath, maxChars },
-          subject,
-        ),
-      metricsHistory: () => {
-        const feed = ctx.optional(metricsFeedRef);
-        return feed === undefined ? undefined : (query) => feed.history(query);
-      },
-    });
+    const ai = new AiRuntime(ctx);
+    const removeValidator = ctx.stack.addValidator(validateAiSlice);
+    const { settings, diagnosis } = ai;
     ctx.route(getSettingsRoute(settings));
     ctx.route(putSettingsRoute(settings));
     ctx.route(saveProfileRoute(settings));
@@ -70,17 +34,13 @@ export default definePlugin({
     ctx.route(presetsRoute());
     ctx.route(testRoute(settings));
     ctx.route(modelsRoute(settings));
-    ctx.route(diagnoseRoute(service));
-    ctx.route(diagnoseStackRoute(service));
-    ctx.route(followUpRoute(service));
-    const unsubscribe = ctx.stack.onChange((change) => ledger?.recordConfigChange(change));
-    ctx.onStart(async () => {
-      await settings.load();
-      ledger = new Ledger(ctx.storage.openDatabase('events.sqlite'));
-    });
+    ctx.route(diagnoseRoute(diagnosis));
+    ctx.route(diagnoseStackRoute(diagnosis));
+    ctx.route(followUpRoute(diagnosis));
+    ctx.onStart(() => ai.start());
     ctx.onStop(async () => {
-      unsubscribe();
-      await outbound.close();
+      removeValidator();
+      await ai.stop();
     });
   },
 });

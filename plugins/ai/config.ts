@@ -1,18 +1,10 @@
 /**
  * The ai plugin's config slice (`stackd.ai`). Provider profiles and keys are not here: they are
  * secrets kept encrypted in the plugin's own storage and edited through its settings routes, so
- * they never land in a file users copy around. The slice holds what an operator sets once.
+ * they never land in a file users copy around. The slice holds what an operator sets once. Core
+ * checks it against AiConfig at boot and on every update (a 422 naming the field).
  */
-import {
-  HOST_SECTION,
-  InputError,
-  Type,
-  checkValue,
-  isJsonRecord,
-  type JsonRecord,
-  type Static,
-} from '../../sdk/index.js';
-import { AI_CONFIG_INVALID } from './errors.js';
+import { HOST_SECTION, Type, isJsonRecord, type JsonRecord, type Static } from '../../sdk/index.js';
 
 export const AiConfig = Type.Object({
   docs_dir: Type.Optional(
@@ -29,17 +21,6 @@ export type AiConfig = Static<typeof AiConfig>;
 function sliceOf(document: Readonly<JsonRecord>): unknown {
   const host = document[HOST_SECTION];
   return isJsonRecord(host) ? host.ai : undefined;
-}
-
-/** Reject a configuration whose `stackd.ai` slice is malformed, naming the field. */
-export function validateAiSlice(candidate: Readonly<JsonRecord>): void {
-  const slice = sliceOf(candidate);
-  if (slice === undefined) return;
-  const [failure] = checkValue(AiConfig, slice);
-  if (failure !== undefined)
-    throw new InputError(AI_CONFIG_INVALID, `stackd.ai: ${failure.message}`, {
-      field: ['stackd', 'ai', failure.field].filter((part) => part !== '').join('.'),
-    });
 }
 
 /**

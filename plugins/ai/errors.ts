@@ -28,5 +28,3 @@ export const PROVIDER_MALFORMED = 'AI_PROVIDER_MALFORMED';
 export const PROVIDER_TIMEOUT = 'AI_PROVIDER_TIMEOUT';
 /** The client went away before the provider answered. */
 export const REQUEST_CANCELLED = 'AI_REQUEST_CANCELLED';
-/** 422: the `stackd.ai` slice of a configuration update is malformed (the field is named). */
-export const AI_CONFIG_INVALID = 'AI_CONFIG_INVALID';

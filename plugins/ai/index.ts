@@ -1,7 +1,7 @@
 /** The AI diagnostics plugin. Wiring only: the parts are built by AiRuntime. */
 import { definePlugin } from '../../sdk/index.js';
 import { AiRuntime } from './ai-runtime.js';
-import { AiConfig, validateAiSlice } from './config.js';
+import { AiConfig } from './config.js';
 import { presetsRoute } from './routes/preset-routes.js';
 import {
   activateProfileRoute,
@@ -24,7 +24,6 @@ export default definePlugin({
   config: AiConfig,
   register(ctx) {
     const ai = new AiRuntime(ctx);
-    const removeValidator = ctx.stack.addValidator(validateAiSlice);
     const { settings, diagnosis } = ai;
     ctx.route(getSettingsRoute(settings));
     ctx.route(putSettingsRoute(settings));
@@ -38,9 +37,6 @@ export default definePlugin({
     ctx.route(diagnoseStackRoute(diagnosis));
     ctx.route(followUpRoute(diagnosis));
     ctx.onStart(() => ai.start());
-    ctx.onStop(async () => {
-      removeValidator();
-      await ai.stop();
-    });
+    ctx.onStop(() => ai.stop());
   },
 });

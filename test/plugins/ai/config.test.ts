@@ -1,17 +1,6 @@
-/** The ai plugin's config slice: validation naming the field, and where the docs tree comes from. */
+/** The ai plugin's config slice: where the docs tree comes from (core validates the slice). */
 import test from 'ava';
-import { docsDirOf, validateAiSlice } from '../../../plugins/ai/config.js';
-
-test('a malformed stackd.ai slice is refused naming the field; a good or absent one passes', (t) => {
-  const error = t.throws(() => validateAiSlice({ stackd: { ai: { docs_dir: 5 } } }));
-  t.like(error, { code: 'AI_CONFIG_INVALID', field: 'stackd.ai.docs_dir' });
-  t.throws(() => validateAiSlice({ stackd: { ai: { docs_dir: '' } } }), {
-    message: /stackd\.ai/,
-  });
-  t.notThrows(() => validateAiSlice({ stackd: { ai: { docs_dir: '/srv/docs' } } }));
-  t.notThrows(() => validateAiSlice({ stackd: {} }));
-  t.notThrows(() => validateAiSlice({}));
-});
+import { docsDirOf } from '../../../plugins/ai/config.js';
 
 test('docs_dir in the document wins over STACKD_AI_DOCS_DIR, which is the fallback', (t) => {
   const environment = { STACKD_AI_DOCS_DIR: '/env/docs' };

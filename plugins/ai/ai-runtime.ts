@@ -11,6 +11,7 @@ import {
   type PluginContext,
 } from '../../sdk/index.js';
 import { metricsFeedRef } from '../../sdk/contracts/metrics-feed.js';
+import type { BundleSources } from './bundle/bundle.js';
 import { docsContext } from './bundle/docs-context.js';
 import { docsDirOf, type AiConfig } from './config.js';
 import { DiagnosisService } from './diagnosis.js';
@@ -55,7 +56,7 @@ export class AiRuntime {
   }
 
   /** What a diagnosis reads: each source is asked at the moment it is needed. */
-  private sources(): ConstructorParameters<typeof DiagnosisService>[2] {
+  private sources(): BundleSources {
     const { ctx } = this;
     return {
       document: () => ctx.stack.read(),

@@ -9,16 +9,7 @@ import {
   versionOf,
 } from '../../../../plugins/supervisor/views/process-view.js';
 import { parseInterval } from '../../../../plugins/supervisor/streams/status-stream.js';
-
-const stopped = (name: string): ProcessState => ({
-  process_name: name,
-  status: 'stopped',
-  pid: null,
-  exit_code: null,
-  restarts: 0,
-  started_at: null,
-  reason: null,
-});
+import { stoppedState } from '../../../../plugins/supervisor/runtime/state-record.js';
 
 test('a list entry carries every contract field, with secrets redacted', (t) => {
   const [entry] = listProcessEntries({
@@ -36,7 +27,7 @@ test('a list entry carries every contract field, with secrets redacted', (t) => 
     },
   });
   if (entry === undefined) return t.fail();
-  const view = listEntry(entry, stopped('Riven'));
+  const view = listEntry(entry, stoppedState('Riven'));
   t.like(view, {
     name: 'riven',
     process_name: 'Riven',
@@ -66,9 +57,9 @@ test('version and repo_url fall back to ""', (t) => {
 });
 
 test('service-status bodies leave out what does not apply', (t) => {
-  t.deepEqual(statusBody(stopped('A')), { process_name: 'A', status: 'stopped', restarts: 0 });
+  t.deepEqual(statusBody(stoppedState('A')), { process_name: 'A', status: 'stopped', restarts: 0 });
   const running: ProcessState = {
-    ...stopped('B'),
+    ...stoppedState('B'),
     status: 'running',
     pid: 42,
     started_at: Date.now() - 5000,
@@ -77,18 +68,21 @@ test('service-status bodies leave out what does not apply', (t) => {
   const body = statusBody(running);
   t.like(body, { process_name: 'B', status: 'running', pid: 42, restarts: 2 });
   t.true((body.uptime_s ?? 0) >= 4.9);
-  t.deepEqual(statusBody({ ...stopped('C'), status: 'crashed', exit_code: 1, reason: 'boom' }), {
-    process_name: 'C',
-    status: 'crashed',
-    exit_code: 1,
-    restarts: 0,
-    reason: 'boom',
-  });
+  t.deepEqual(
+    statusBody({ ...stoppedState('C'), status: 'crashed', exit_code: 1, reason: 'boom' }),
+    {
+      process_name: 'C',
+      status: 'crashed',
+      exit_code: 1,
+      restarts: 0,
+      reason: 'boom',
+    },
+  );
 });
 
 test('a status frame lists running names and every process', (t) => {
   const frame = statusFrame(
-    [{ ...stopped('A'), status: 'running', pid: 7, started_at: 1000 }, stopped('B')],
+    [{ ...stoppedState('A'), status: 'running', pid: 7, started_at: 1000 }, stoppedState('B')],
     3000,
   );
   t.deepEqual(frame, {

@@ -5,7 +5,15 @@
  * temp dir under the commit's name, so only the first run pays for the build.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,13 +30,16 @@ export async function olderHost(commit: string): Promise<string> {
   const sha = stdout.trim();
   const dir = join(tmpdir(), `stackd-host-${sha}`);
   const main = join(dir, 'dist', 'host', 'main.js');
-  if (existsSync(join(dir, '.built'))) return main;
+  if (existsSync(join(dir, '.built'))) {
+    useThisInstall(dir);
+    return main;
+  }
   const staging = mkdtempSync(join(tmpdir(), `stackd-host-${sha.slice(0, 8)}-`));
   try {
     await run('sh', ['-c', `git -C "$0" archive "$1" | tar -x -C "$2"`, ROOT, sha, staging]);
     // Some commits carry a stray node_modules link of their own: this checkout's install counts.
     rmSync(join(staging, 'node_modules'), { recursive: true, force: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(staging, 'node_modules'));
+    useThisInstall(staging);
     // The program only: its tests, benches and tools would triple the build.
     const config = {
       extends: './tsconfig.json',
@@ -48,5 +59,29 @@ export async function olderHost(commit: string): Promise<string> {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+  useThisInstall(dir);
   return main;
+}
+
+/**
+ * Points the build's `node_modules` at this checkout's install. A kept build may come from
+ * another checkout of the same commit (a removed worktree, an earlier CI clone): its link would
+ * dangle, and the older host would fail to import its first package.
+ */
+function useThisInstall(dir: string): void {
+  const link = join(dir, 'node_modules');
+  const wanted = join(ROOT, 'node_modules');
+  if (linkTarget(link) === wanted) return;
+  const fresh = `${link}.${process.pid}`;
+  rmSync(fresh, { recursive: true, force: true });
+  symlinkSync(wanted, fresh);
+  renameSync(fresh, link);
+}
+
+function linkTarget(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
 }

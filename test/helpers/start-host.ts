@@ -123,11 +123,12 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   );
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(new Error(`host did not listen within ${bootTimeoutMs(options)} ms:\n${output}`)),
-      bootTimeoutMs(options),
-    );
+    const timer = setTimeout(() => {
+      // A host that never listened is of no use to the test: it must not outlive the failure
+      // (its children would keep running until the test process exits).
+      child.kill('SIGTERM');
+      reject(new Error(`host did not listen within ${bootTimeoutMs(options)} ms:\n${output}`));
+    }, bootTimeoutMs(options));
     const onData = (): void => {
       const match = /stackd listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1] !== undefined) {

@@ -24,7 +24,46 @@ export async function writeFileAtomic(
   const directory = dirname(path);
   // New folders 0700 and new files 0600 (docs/decisions.md §26); a file that exists keeps its mode.
   await mkdir(directory, { recursive: true, mode: 0o700 });
-  const mode = options.mode ?? (await existingMode(path)) ?? 0o600;
+  await replaceFile(path, data, options.mode ?? (await existingMode(path)) ?? 0o600);
+  await syncDirectory(directory);
+}
+
+/** One file of {@link writeFilesAtomic}. */
+export interface AtomicFile {
+  readonly path: string;
+  readonly data: string | Uint8Array;
+}
+
+/**
+ * Write many files atomically, as {@link writeFileAtomic} does each, but with one fsync per
+ * directory for all of them instead of one per file: many files written together (a wave of
+ * launches recording themselves) pay for the directory once. Resolves, once every written file
+ * and its directory are durable, with each file's outcome in order.
+ */
+export async function writeFilesAtomic(
+  files: readonly AtomicFile[],
+  options: AtomicWriteOptions = {},
+): Promise<PromiseSettledResult<void>[]> {
+  const directories = new Map<string, Promise<unknown>>();
+  for (const file of files) {
+    const directory = dirname(file.path);
+    if (!directories.has(directory))
+      directories.set(directory, mkdir(directory, { recursive: true, mode: 0o700 }));
+  }
+  const written = await Promise.allSettled(
+    files.map(async (file) => {
+      await directories.get(dirname(file.path));
+      const mode = options.mode ?? (await existingMode(file.path)) ?? 0o600;
+      await replaceFile(file.path, file.data, mode);
+    }),
+  );
+  await Promise.all([...directories.keys()].map(syncDirectory));
+  return written;
+}
+
+/** Temp file, fsync, rename over `path`; the directory is not synced. */
+async function replaceFile(path: string, data: string | Uint8Array, mode: number): Promise<void> {
+  const directory = dirname(path);
   const temp = join(
     directory,
     `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
@@ -46,7 +85,6 @@ export async function writeFileAtomic(
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDirectory(directory);
 }
 
 async function existingMode(path: string): Promise<number | undefined> {

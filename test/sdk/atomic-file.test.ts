@@ -5,11 +5,12 @@ import {
   statSync,
   writeFileSync,
   chmodSync,
+  mkdirSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { writeFileAtomic } from '../../sdk/atomic-file.js';
+import { writeFileAtomic, writeFilesAtomic } from '../../sdk/atomic-file.js';
 
 const dir = (): string => mkdtempSync(join(tmpdir(), 'atomic-'));
 
@@ -37,4 +38,40 @@ test('a failed write leaves the old file untouched', async (t) => {
   writeFileSync(file, 'original');
   await t.throwsAsync(writeFileAtomic(join(file, 'not-a-dir', 'x'), 'y'));
   t.is(readFileSync(file, 'utf8'), 'original');
+});
+
+test('many files are written at once, each whole, with their outcomes in order', async (t) => {
+  const folder = dir();
+  const outcomes = await writeFilesAtomic(
+    [
+      { path: join(folder, 'g', '1.json'), data: 'one' },
+      { path: join(folder, 'g', '2.json'), data: 'two' },
+      { path: join(folder, 'h', '3.json'), data: 'three' },
+    ],
+    { mode: 0o600 },
+  );
+  t.deepEqual(
+    outcomes.map((outcome) => outcome.status),
+    ['fulfilled', 'fulfilled', 'fulfilled'],
+  );
+  t.deepEqual(readdirSync(join(folder, 'g')).sort(), ['1.json', '2.json']);
+  t.is(readFileSync(join(folder, 'g', '2.json'), 'utf8'), 'two');
+  t.is(readFileSync(join(folder, 'h', '3.json'), 'utf8'), 'three');
+  t.is(statSync(join(folder, 'g', '1.json')).mode & 0o777, 0o600);
+});
+
+test('one failed file of many fails alone and leaves no temp file', async (t) => {
+  const folder = dir();
+  writeFileSync(join(folder, 'plain'), 'x');
+  mkdirSync(join(folder, 'taken.json'));
+  const outcomes = await writeFilesAtomic([
+    { path: join(folder, 'ok.json'), data: 'ok' },
+    { path: join(folder, 'taken.json'), data: 'over a directory' },
+  ]);
+  t.is(outcomes[0]?.status, 'fulfilled');
+  t.is(outcomes[1]?.status, 'rejected');
+  t.is(readFileSync(join(folder, 'ok.json'), 'utf8'), 'ok');
+  t.deepEqual(readdirSync(folder).sort(), ['ok.json', 'plain', 'taken.json']);
+  const blocked = await writeFilesAtomic([{ path: join(folder, 'plain', 'x.json'), data: 'y' }]);
+  t.is(blocked[0]?.status, 'rejected', 'a folder that cannot be made fails its files');
 });

@@ -43,6 +43,7 @@ export class CgroupManager {
   private layout: CgroupLayout = { kind: 'none', why: 'not detected yet' };
   private opening: Promise<void> | undefined;
   private detecting: Promise<void> | undefined;
+  private basesMade: Promise<void> | undefined;
 
   constructor(private readonly options: CgroupManagerOptions) {}
 
@@ -142,15 +143,39 @@ export class CgroupManager {
     const cgroup = launchCgroupOf(this.layout, launchCgroupName(processName, launchId));
     if (cgroup === null) return null;
     try {
-      await Promise.all(this.bases().map((base) => mkdir(base, { recursive: true })));
-      if (this.layout.kind === 'v2') await this.enableV2Controllers(this.layout.base);
-      await Promise.all(cgroup.dirs.map((dir) => mkdir(dir)));
+      await this.makeLaunchDirs(cgroup);
       return cgroup;
     } catch (error) {
       this.options.logger.warn(`${processName}: could not create its cgroup`, { error });
       await removeLaunchCgroup(cgroup);
       return null;
     }
+  }
+
+  /**
+   * The launch's directories. The bases are made once, not per launch: their recursive mkdirs (a
+   * path walk ending in EEXIST, per hierarchy) were repeated by every one of 1,000 starts. A base
+   * removed meanwhile (the host's stop removes them) is made again.
+   */
+  private async makeLaunchDirs(cgroup: LaunchCgroup): Promise<void> {
+    await (this.basesMade ??= this.makeBases());
+    try {
+      await Promise.all(cgroup.dirs.map((dir) => mkdir(dir)));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await (this.basesMade = this.makeBases());
+      await Promise.all(cgroup.dirs.map((dir) => mkdir(dir).catch(ignoreExisting)));
+    }
+  }
+
+  private async makeBases(): Promise<void> {
+    try {
+      await Promise.all(this.bases().map((base) => mkdir(base, { recursive: true })));
+    } catch (error) {
+      this.basesMade = undefined; // the next launch tries again
+      throw error;
+    }
+    if (this.layout.kind === 'v2') await this.enableV2Controllers(this.layout.base);
   }
 
   /** Let the launch cgroups under `base` use memory, pids and cpu (best effort). */
@@ -167,12 +192,17 @@ export class CgroupManager {
 
   /** Host stop: remove every empty launch cgroup and the base directories. */
   async removeAll(): Promise<void> {
+    this.basesMade = undefined;
     for (const base of this.bases()) {
       for (const name of await childDirs(base))
         await rmdir(join(base, name)).catch(() => undefined);
       await rmdir(base).catch(() => undefined);
     }
   }
+}
+
+function ignoreExisting(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EEXIST') throw error;
 }
 
 /** A launch's cgroup directory name: the process name made safe, then the launch id. */

@@ -34,6 +34,12 @@ async function executable(path: string): Promise<boolean> {
 }
 
 /**
+ * Where a name was last found on a PATH: the next launch of it checks that one file first
+ * instead of walking the PATH again (a failed check of each directory before it, per launch).
+ */
+const foundOnPath = new Map<string, string>();
+
+/**
  * Whether `program` can be found the way the OS would (a path, or a name on PATH). Through the
  * wrapper a missing program would surface as sh's exit 127; checked first, it keeps the
  * launch's own "program not found" error.
@@ -45,7 +51,17 @@ export async function programExists(
 ): Promise<boolean> {
   if (program.includes('/'))
     return executable(isAbsolute(program) ? program : resolve(cwd, program));
-  const dirs = (pathVariable ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter);
-  for (const dir of dirs) if (dir !== '' && (await executable(join(dir, program)))) return true;
+  const path = pathVariable ?? '/usr/local/bin:/usr/bin:/bin';
+  const key = `${path}\0${program}`;
+  const known = foundOnPath.get(key);
+  if (known !== undefined && (await executable(known))) return true;
+  for (const dir of path.split(delimiter)) {
+    const candidate = join(dir, program);
+    if (dir !== '' && (await executable(candidate))) {
+      foundOnPath.set(key, candidate);
+      return true;
+    }
+  }
+  foundOnPath.delete(key);
   return false;
 }

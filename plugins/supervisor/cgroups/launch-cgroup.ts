@@ -4,10 +4,11 @@
  * Stops end its members: v2 writes `cgroup.kill`; v1 freezes the cgroup (nothing can fork while
  * its members are being killed), SIGKILLs every pid in `cgroup.procs`, then thaws it.
  */
-import { readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CgroupLayout } from './cgroup-detect.js';
+import { readGeneratedFile } from './generated-file.js';
 
 const FREEZE_WAIT_MS = 2_000;
 const EMPTY_WAIT_MS = 5_000;
@@ -43,12 +44,14 @@ export function launchCgroupOf(layout: CgroupLayout, name: string): LaunchCgroup
 }
 
 /** The pids in a cgroup directory (empty when it is gone). */
-export async function cgroupMembers(dir: string): Promise<number[]> {
-  const text = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .map((line) => Number.parseInt(line, 10))
-    .filter((pid) => Number.isInteger(pid) && pid > 1 && pid !== process.pid);
+export function cgroupMembers(dir: string): Promise<number[]> {
+  const text = readGeneratedFile(join(dir, 'cgroup.procs')) ?? '';
+  return Promise.resolve(
+    text
+      .split('\n')
+      .map((line) => Number.parseInt(line, 10))
+      .filter((pid) => Number.isInteger(pid) && pid > 1 && pid !== process.pid),
+  );
 }
 
 /** Pids in any of the launch's directories. */
@@ -75,7 +78,7 @@ async function freeze(dir: string, state: 'FROZEN' | 'THAWED'): Promise<boolean>
   }
   const deadline = Date.now() + FREEZE_WAIT_MS;
   while (Date.now() < deadline) {
-    const now = (await readFile(join(dir, 'freezer.state'), 'utf8').catch(() => '')).trim();
+    const now = (readGeneratedFile(join(dir, 'freezer.state')) ?? '').trim();
     if (now === state || now === '') return true;
     await sleep(10);
   }

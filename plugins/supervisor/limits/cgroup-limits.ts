@@ -77,15 +77,43 @@ function describe(
 }
 
 /**
- * Write `limits` into `cgroup` (also to lift ones removed at run time) and say how each is
- * enforced. `noCgroupWhy` names why there is no cgroup ("watch: cgroups off by config").
+ * Only the writes of limits that are set: a cgroup just made has the kernel's defaults (no
+ * limit), so writing "no limit" into it is five file writes per launch for nothing.
+ */
+function setOnly(
+  writes: Record<keyof Enforcement, Write[]>,
+  limits: LimitSpec,
+): Record<keyof Enforcement, Write[]> {
+  return {
+    memory_max: limits.memoryMax === null ? [] : writes.memory_max,
+    memory_high: limits.memoryHigh === null ? [] : writes.memory_high,
+    cpu_max: limits.cpuMax === null ? [] : writes.cpu_max,
+    pids_max: limits.pidsMax === null ? [] : writes.pids_max,
+  };
+}
+
+function writesOf(
+  cgroup: LaunchCgroup | null,
+  limits: LimitSpec,
+  fresh: boolean,
+): Record<keyof Enforcement, Write[]> | null {
+  if (cgroup === null) return null;
+  const writes = cgroup.kind === 'v2' ? v2Writes(limits) : v1Writes(limits);
+  return fresh ? setOnly(writes, limits) : writes;
+}
+
+/**
+ * Write `limits` into `cgroup` (also to lift ones removed at run time, unless the cgroup is
+ * `fresh`: just made, without any limit yet) and say how each is enforced. `noCgroupWhy` names
+ * why there is no cgroup ("watch: cgroups off by config").
  */
 export async function applyLimits(
   cgroup: LaunchCgroup | null,
   limits: LimitSpec,
   noCgroupWhy = WATCHED,
+  fresh = false,
 ): Promise<Enforcement> {
-  const plan = cgroup === null ? null : cgroup.kind === 'v2' ? v2Writes(limits) : v1Writes(limits);
+  const plan = writesOf(cgroup, limits, fresh);
   const result: Record<string, string | null> = {};
   for (const key of ['memory_max', 'memory_high', 'cpu_max', 'pids_max'] as const) {
     let ok = plan !== null;

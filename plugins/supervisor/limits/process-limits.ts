@@ -51,7 +51,7 @@ export class ProcessLimits implements LaunchCgroups {
   ): Promise<LaunchCgroup | null> {
     const cgroup = await this.options.cgroups.create(processName, launchId);
     this.live.set(processName, cgroup);
-    await this.apply(processName, cgroup, limits);
+    await this.apply(processName, cgroup, limits, true);
     return cgroup;
   }
 
@@ -66,9 +66,10 @@ export class ProcessLimits implements LaunchCgroups {
     processName: string,
     cgroup: LaunchCgroup | null,
     limits: LimitSpec | undefined,
+    fresh = false,
   ): Promise<void> {
     const enforcement =
-      limits === undefined ? NONE : await applyLimits(cgroup, limits, this.noCgroupWhy());
+      limits === undefined ? NONE : await applyLimits(cgroup, limits, this.noCgroupWhy(), fresh);
     this.enforced.set(processName, {
       isolation: this.options.cgroups.describe(),
       limits: enforcement,

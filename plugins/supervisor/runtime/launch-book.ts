@@ -19,6 +19,7 @@ import { isDead, readProcTable, readProcess, type ProcInfo } from './proc-table.
 import { fifoPathsOf, removeFifos } from '../adoption/output-fifo.js';
 import { procReader, verifyLaunch, type ProcReader } from '../adoption/verify.js';
 import { PendingRestarts, type PendingRestart } from '../adoption/pending-restarts.js';
+import { RecordBatch } from './record-batch.js';
 
 /** One launched group as recorded. */
 export interface RecordedGroup {
@@ -57,6 +58,7 @@ export class LaunchBook {
   /** Verified launches of a previous host, by process name, until adopted or released. */
   private readonly candidates = new Map<string, RecordedGroup>();
   private readonly pending: PendingRestarts;
+  private readonly records = new RecordBatch();
 
   constructor(
     private readonly storage: PluginStorage,
@@ -179,7 +181,7 @@ export class LaunchBook {
       ...(adoption === undefined ? {} : { adoption }),
     };
     try {
-      await this.storage.writeJsonAtomic(`${GROUPS_DIR}/${pid}.json`, group);
+      await this.records.write(this.storage.path(`${GROUPS_DIR}/${pid}.json`), group);
     } catch (error) {
       // The marker still finds it after a crash; the launch itself must not fail on a full disk.
       this.logger.warn(`could not record the launch of ${processName}`, { error });

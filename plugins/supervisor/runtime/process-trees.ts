@@ -4,7 +4,7 @@
  * to its session or parent); only launches without one need the process table, which means
  * reading the stat file of every process on the machine.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { readGeneratedFile } from '../cgroups/generated-file.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import { liveTrees, readProcTable } from './proc-table.js';
 
@@ -22,7 +22,7 @@ export interface TreeRoot {
 export function cgroupMembersNow(cgroup: LaunchCgroup): number[] | null {
   const file = cgroup.procsFiles[0];
   if (file === undefined) return null;
-  const text = readSmallFile(file);
+  const text = readGeneratedFile(file);
   if (text === null) return null;
   const pids: number[] = [];
   for (const line of text.split('\n')) {
@@ -30,28 +30,6 @@ export function cgroupMembersNow(cgroup: LaunchCgroup): number[] | null {
     if (Number.isInteger(pid) && pid > 1 && pid !== process.pid) pids.push(pid);
   }
   return pids;
-}
-
-let buffer = Buffer.alloc(4096);
-
-/** A generated (size-less) file's text through one reused buffer; null when it cannot be read. */
-function readSmallFile(file: string): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    let length = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(buffer.length)]);
-    }
-    return buffer.toString('latin1', 0, length);
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /**

@@ -66,7 +66,13 @@ class SqliteDatabase implements CoreDatabase {
         return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
       },
       finalize: () => {
-        if (!statement.isFinalized) statement.finalize();
+        if (statement.isFinalized) return;
+        try {
+          statement.finalize();
+        } catch {
+          // SQLite answers the last failed run's error again here; the statement is freed anyway
+          // and that error was thrown by the run itself.
+        }
       },
     };
   }

@@ -9,9 +9,8 @@
  * 1000 / commitIntervalMs commits (and their fsyncs) per second. Listeners hear of events only
  * after their commit: whatever a client was sent survives a SIGKILL of the host.
  */
-import type { Database } from '../../sdk/storage.js';
 import type { JournalEvent } from '../../sdk/journal.js';
-import { openSqlite } from '../storage/sqlite-store.js';
+import { openSqlite, type CoreDatabase, type PreparedStatement } from '../storage/sqlite-store.js';
 import {
   conditions,
   FRAME_SEPARATOR,
@@ -79,12 +78,12 @@ const PRUNE_EVERY_MS = 10_000;
 const RETRY_MS = 1_000;
 /** Events kept in memory while writes fail; the oldest go first past this. */
 const RETRY_LIMIT = 10_000;
-/** Rows per INSERT statement (4 parameters each, well under SQLite's parameter limit). */
-const ROWS_PER_INSERT = 500;
 
 /** The durable event journal. */
 export class JournalStore {
-  private readonly db: Database;
+  private readonly db: CoreDatabase;
+  /** Prepared once: parsing an INSERT per batch cost more than the rows it inserted. */
+  private readonly insertEvent: PreparedStatement;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private turn: NodeJS.Immediate | undefined;
@@ -107,6 +106,9 @@ export class JournalStore {
     this.db = openSqlite(file, 'PRAGMA locking_mode = EXCLUSIVE;');
     this.db.exec(COMMIT_PRAGMAS);
     this.db.exec(`${SCHEMA} PRAGMA cache_size = -${CACHE_KIB};`);
+    this.insertEvent = this.db.prepare(
+      'INSERT INTO events (time, kind, subject, data) VALUES (?, ?, ?, ?)',
+    );
     this.headCursor =
       this.db.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'")?.seq ??
       0;
@@ -241,6 +243,7 @@ export class JournalStore {
     this.closed = true;
     this.cancelCommit();
     this.listeners.clear();
+    this.insertEvent.finalize();
     try {
       this.db.exec(CLOSE_PRAGMAS);
     } catch (error) {
@@ -268,29 +271,18 @@ export class JournalStore {
     this.turn = undefined;
   }
 
-  /**
-   * Insert a batch with a few multi-row statements. One statement's rows get consecutive
-   * cursors (a single writer inside a transaction), so each cursor follows from the last.
-   */
+  /** Insert a batch, one run of the prepared statement per event; each run answers its cursor. */
   private insert(batch: readonly Pending[]): StoredEvent[] {
-    const stored: StoredEvent[] = [];
-    for (let start = 0; start < batch.length; start += ROWS_PER_INSERT) {
-      const rows = batch.slice(start, start + ROWS_PER_INSERT);
-      const { lastInsertRowid } = this.db.run(
-        `INSERT INTO events (time, kind, subject, data) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}`,
-        rows.flatMap((event) => [event.time, event.kind, event.subject, event.data]),
-      );
-      const first = Number(lastInsertRowid) - rows.length + 1;
-      rows.forEach((event, index) =>
-        stored.push({
-          cursor: first + index,
-          kind: event.kind,
-          subject: event.subject,
-          json: wireJson(first + index, event),
-        }),
-      );
-    }
-    return stored;
+    return batch.map((event) => {
+      const { lastInsertRowid } = this.insertEvent.run([
+        event.time,
+        event.kind,
+        event.subject,
+        event.data,
+      ]);
+      const cursor = Number(lastInsertRowid);
+      return { cursor, kind: event.kind, subject: event.subject, json: wireJson(cursor, event) };
+    });
   }
 
   private prune(now: number): void {

@@ -20,6 +20,25 @@ test('rows round-trip and transactions roll back on error', (t) => {
   db.close();
 });
 
+test('a prepared statement runs again with new parameters, inside and outside transactions', (t) => {
+  const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'sqlite-')), 'p.sqlite'));
+  db.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO items (name) VALUES (?)');
+  t.deepEqual(insert.run(['one']), { changes: 1, lastInsertRowid: 1 });
+  const ids = db.transaction(() =>
+    ['two', 'three'].map((name) => insert.run([name]).lastInsertRowid),
+  );
+  t.deepEqual(ids, [2, 3]);
+  t.throws(() => db.transaction(() => insert.run([null])), { message: /NOT NULL/ });
+  t.deepEqual(
+    db.all('SELECT id, name FROM items ORDER BY id').map((row) => row.name),
+    ['one', 'two', 'three'],
+  );
+  insert.finalize();
+  insert.finalize();
+  db.close();
+});
+
 test('a lock left by a crashed host does not block the next open', (t) => {
   const file = join(mkdtempSync(join(tmpdir(), 'sqlite-')), 'y.sqlite');
   openSqlite(file).close();

@@ -21,6 +21,7 @@ import { track, untrack } from './lib/cleanup.js';
 import { getJson, postJson, startBenchHost, stopHost } from './lib/host.js';
 import { crashLoopRound, type CrashLoopRound } from './journal-crash-loop.js';
 import { cpuMs } from './lib/proc-sample.js';
+import { startReadyChild } from './lib/children.js';
 import { figure, type Figure } from './lib/report.js';
 import { rounds, stableFigure } from './lib/stable.js';
 import { median, round } from './lib/stats.js';
@@ -28,6 +29,7 @@ import { median, round } from './lib/stats.js';
 const BURST_PLUGIN = join(FIXTURES_DIR, 'plugins', 'event-burst.js');
 const BURST = 20;
 const BURST_EVERY_MS = 20;
+const FLOOR = join(BENCH_DIR, 'servers', 'uws-journal-floor.js');
 
 interface JournalSize {
   events: number;
@@ -133,6 +135,44 @@ async function liveRound(
   };
 }
 
+/**
+ * The floor, in the same run and with the same clients: a bare uWS server sending the same
+ * 1,000 events/s (bursts of 20 every 20 ms) to `clients` sockets. Per round: its CPU % and the
+ * clients' p99.
+ */
+async function floorRounds(
+  clients: ClientsChild,
+  options: { clients: number; seconds: number; rounds: number },
+): Promise<Array<{ cpu: number; cpuMsPer1000: number; p99: number }>> {
+  const floor = await startReadyChild(FLOOR, [], /listening (\d+)/, { label: 'journal floor' });
+  try {
+    await clients.ask({
+      op: 'live',
+      url: `ws://127.0.0.1:${floor.ready}/ws/events`,
+      clients: options.clients,
+    });
+    const measured = [];
+    for (let index = 0; index < options.rounds; index += 1) {
+      await clients.ask({ op: 'report' });
+      const cpuBefore = cpuMs(floor.pid);
+      const started = performance.now();
+      await sleep(options.seconds * 1000);
+      const used = cpuMs(floor.pid) - cpuBefore;
+      const wallMs = performance.now() - started;
+      const latency = await clients.ask<{ events: number; p99: number }>({ op: 'report' });
+      const events = latency.events / options.clients;
+      measured.push({
+        cpu: (used / wallMs) * 100,
+        cpuMsPer1000: events > 0 ? (used / events) * 1000 : Number.NaN,
+        p99: latency.p99,
+      });
+    }
+    return measured;
+  } finally {
+    await floor.stop();
+  }
+}
+
 /** Run the journal area. */
 export async function journalBench(options: {
   clients: number;
@@ -147,6 +187,7 @@ export async function journalBench(options: {
   // The bench's own event source (its HTTP requests, answered without publishing), per round.
   const source: Array<{ cpuMs: number; wallMs: number }> = [];
   const replays: Array<{ events: number; ms: number; bytes: number; hostCpuMs: number }> = [];
+  let floor: Array<{ cpu: number; cpuMsPer1000: number; p99: number }>;
   let size: JournalSize;
   try {
     await clients.ask({
@@ -176,6 +217,8 @@ export async function journalBench(options: {
       });
       replays.push({ ...replayed, hostCpuMs: cpuMs(pid) - cpuBefore });
     }
+    // The host is idle from here on (no event source), while the floor runs.
+    floor = await floorRounds(clients, options);
   } finally {
     await clients.stop();
     await stopHost(host);
@@ -188,6 +231,7 @@ export async function journalBench(options: {
     const cpu = rounds(live.map((entry) => entry.cpu));
     const cpuPer1000 = median(live.map((entry) => entry.cpuMsPer1000));
     const sourceCpu = median(source.map((entry) => (entry.cpuMs / entry.wallMs) * 100));
+    const floorCpu = rounds(floor.map((entry) => entry.cpu));
     const p99 = rounds(live.map((entry) => entry.p99));
     const replayMs = rounds(replays.map((entry) => entry.ms));
     const replayed = replays[0]?.events ?? 0;
@@ -209,6 +253,21 @@ export async function journalBench(options: {
           {
             note: 'the same 50 requests/s answered without publishing; real events come from plugins inside the host, without a request each',
           },
+        ),
+        figure(
+          'journal',
+          'floor: a bare uWS server sending the same 1,000 events/s to 100 clients, its CPU',
+          round(floorCpu.median, 2),
+          '%',
+          {
+            note: `spread ${round(floorCpu.spread * 100, 1)} % over ${floorCpu.values.length} rounds; ${round(median(floor.map((entry) => entry.cpuMsPer1000)))} ms per 1,000 events, p99 ${round(median(floor.map((entry) => entry.p99)))} ms; no storage, no filters, no event source: the loopback writes alone`,
+          },
+        ),
+        figure(
+          'journal',
+          "host CPU without the bench's event source ÷ the floor",
+          round((cpu.median - sourceCpu) / floorCpu.median, 2),
+          '×',
         ),
         stableFigure('journal', 'live delivery p99, 100 /ws/events clients', p99, 'ms', {
           op: '<',
@@ -251,6 +310,7 @@ export async function journalBench(options: {
       details: {
         live,
         event_source: source,
+        floor,
         replays,
         crash_loop: crash,
         journal: size,

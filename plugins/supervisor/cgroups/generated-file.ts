@@ -9,22 +9,42 @@ import { closeSync, openSync, readSync } from 'node:fs';
 
 let buffer = Buffer.alloc(4096);
 
-/** The file's text (latin1: these files are ASCII), or null when it cannot be read. */
-export function readGeneratedFile(file: string): string | null {
+/** The shared buffer the last read filled; valid until the next read. */
+export function generatedBytes(): Buffer {
+  return buffer;
+}
+
+/**
+ * Read all of `fd` from offset 0 into the shared buffer (grown as needed); its length. A
+ * generated file fills as much of a read as it has, so a read that leaves room is the end. From
+ * offset 0, so a file kept open lists its contents afresh.
+ */
+export function readGeneratedBytes(fd: number): number {
+  let length = 0;
+  for (;;) {
+    const room = buffer.length - length;
+    const read = readSync(fd, buffer, length, room, length);
+    length += read;
+    if (read < room) return length;
+    buffer = Buffer.concat([buffer, Buffer.alloc(buffer.length)]);
+  }
+}
+
+/** A generated file's length in the shared buffer; null when it cannot be read. */
+export function readGeneratedFileBytes(file: string): number | null {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    let length = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(buffer.length)]);
-    }
-    return buffer.toString('latin1', 0, length);
+    return readGeneratedBytes(fd);
   } catch {
     return null;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The file's text (latin1: these files are ASCII), or null when it cannot be read. */
+export function readGeneratedFile(file: string): string | null {
+  const length = readGeneratedFileBytes(file);
+  return length === null ? null : buffer.toString('latin1', 0, length);
 }

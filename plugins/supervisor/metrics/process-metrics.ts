@@ -7,7 +7,7 @@
  */
 import type { ProcessMetrics } from '../../../sdk/contracts/metrics-feed.js';
 import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../../sdk/index.js';
-import { ProcUsageReader, type ProcUsage } from '../runtime/proc-usage.js';
+import { ProcUsageReader } from '../runtime/proc-usage.js';
 import type { PidTrees } from '../supervision/supervisor.js';
 import { readTrees, treeOf, type TreeReadings } from './tree-usage.js';
 
@@ -24,24 +24,21 @@ export interface ProcessMetricsOptions {
   readonly readings?: TreeReadings;
 }
 
-type Usage = Readonly<Record<string, { cpu: number; memory: number } | undefined>>;
+type Usage = ReadonlyMap<number, { cpu: number; memory: number } | null | undefined>;
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-/** Usage of every pid in one pass; pids that vanished meanwhile are simply missing. */
-async function usageOf(
-  pids: readonly number[],
-  fromProc: ReadonlyMap<number, ProcUsage> | null,
-): Promise<Usage> {
-  if (pids.length === 0) return {};
-  if (fromProc !== null) return Object.fromEntries(fromProc);
+/** Usage of every pid through pidusage (only where /proc is missing); pids gone are missing. */
+async function pidusageOf(pids: readonly number[]): Promise<Usage> {
+  if (pids.length === 0) return new Map();
   try {
     // Only where /proc is missing (a developer's macOS): loaded on first need.
     const { default: pidusage } = await import('pidusage');
-    return await pidusage([...pids]);
+    const stats = await pidusage([...pids]);
+    return new Map(pids.map((pid) => [pid, stats[pid]]));
   } catch {
     // pidusage fails the whole call only when its single pid vanished.
-    return {};
+    return new Map();
   }
 }
 
@@ -57,7 +54,7 @@ export async function collectProcessMetrics(
   const trees = states.map((state) => treeOf(state, byName));
   const read = await readTrees(states, byName, reader, readings?.wantsDescriptors() ?? false);
   if (read !== null) readings?.publish(read.reading);
-  const usage = await usageOf([...new Set(trees.flat())], read?.perPid ?? null);
+  const usage = read?.perPid ?? (await pidusageOf([...new Set(trees.flat())]));
   const now = Date.now();
   const sample: Record<string, ProcessMetrics> = {};
   states.forEach((state, index) => {
@@ -66,7 +63,7 @@ export async function collectProcessMetrics(
     let count = 0;
     for (const pid of trees[index] ?? []) {
       // pidusage answers null for a pid that went away during the sample.
-      const stat = usage[pid] as Usage[number] | null | undefined;
+      const stat = usage.get(pid);
       if (stat === undefined || stat === null) continue;
       cpu += stat.cpu;
       rss += stat.memory;

@@ -76,6 +76,7 @@ export async function afterUnexpectedExit(
   await endRemnants(process, spec);
   await run.deps.launches.forget(process.pid);
   run.launched = undefined;
+  if (run.expectedExit === process) run.expectedExit = undefined;
   run.deps.cgroups?.ended?.(run.deps.processName);
   if (decision === null || decision.action === 'give-up') return;
   if (!run.autoRestartAllowed || run.hostStopping) return;

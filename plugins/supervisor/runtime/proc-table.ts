@@ -69,6 +69,35 @@ export function readStatFd(fd: number): string {
   return statBuffer.toString('latin1', 0, length);
 }
 
+/**
+ * The numeric fields of the stat line behind `fd`, parsed in place from the read buffer (no
+ * string is made): `fields[i]` is index i of {@link statFields} for i from 1 to `fields.length`
+ * - 1 (index 0, the one-letter state, is left alone). Throws once the process is gone. With a
+ * thousand processes per metrics tick, splitting each line into fifty strings was most of what
+ * a tick allocated.
+ */
+export function readStatNumbers(fd: number, fields: Float64Array): void {
+  const length = readSync(fd, statBuffer, 0, statBuffer.length, 0);
+  if (length === 0) throw new Error('process gone');
+  const close = statBuffer.lastIndexOf(0x29, length - 1); // ')'
+  if (close < 0) throw new Error('not a stat line');
+  let index = 0;
+  let value = 0;
+  let negative = false;
+  // After ") ": the state, then one space before each further field.
+  for (let at = close + 2; at < length && index < fields.length; at += 1) {
+    const byte = statBuffer[at] ?? 0x20;
+    if (byte === 0x20 || byte === 0x0a) {
+      if (index > 0) fields[index] = negative ? -value : value;
+      index += 1;
+      value = 0;
+      negative = false;
+    } else if (byte === 0x2d) negative = true;
+    else if (byte >= 0x30 && byte <= 0x39) value = value * 10 + byte - 0x30;
+  }
+  if (index < fields.length) throw new Error('short stat line');
+}
+
 let procMounted: boolean | undefined;
 
 /** Whether /proc can be read here (Linux with procfs mounted); checked once. */

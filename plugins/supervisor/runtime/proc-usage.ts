@@ -10,7 +10,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import { readStatFd, readStatLine, statFields } from './proc-table.js';
+import { readStatLine, readStatNumbers, statFields } from './proc-table.js';
 
 /** One process's usage: CPU in percent of one core since the previous reading, RSS in bytes. */
 export interface ProcUsage {
@@ -26,25 +26,29 @@ export interface ProcUsage {
  */
 const TICKS_PER_SECOND = 100;
 
-interface Reading {
-  readonly startTicks: string;
-  readonly cpuTicks: number;
-  readonly at: number;
-}
+/** Indexes into the stat fields (see statFields): utime, stime, cutime, cstime, starttime, rss. */
+const UTIME = 11;
+const STIME = 12;
+const CUTIME = 13;
+const CSTIME = 14;
+const START_TIME = 19;
+const RSS = 21;
 
-/** One reading in progress: its usage, the readings to compare with next time, its kept files. */
-interface Round {
-  readonly usage: Map<number, ProcUsage>;
-  readonly current: Map<number, Reading>;
-  readonly files: Map<number, number>;
+/** A pid's kept file and its previous reading, updated in place at each reading. */
+interface Kept {
+  readonly fd: number;
+  startTicks: number;
+  cpuTicks: number;
+  at: number;
+  /** The reading that last read it: files not read in a whole reading are closed. */
+  round: number;
 }
-
-const newRound = (): Round => ({ usage: new Map(), current: new Map(), files: new Map() });
 
 /** Reads usage of pids, remembering each one's previous reading for the CPU share. */
 export class ProcUsageReader {
-  private previous = new Map<number, Reading>();
-  private files = new Map<number, number>();
+  private readonly kept = new Map<number, Kept>();
+  private readonly fields = new Float64Array(RSS + 1);
+  private rounds = 0;
   private pageBytes: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -55,15 +59,16 @@ export class ProcUsageReader {
   read(pids: readonly number[]): Map<number, ProcUsage> | null {
     const pageBytes = this.pageSize();
     if (pageBytes === null) return null;
-    const round = newRound();
-    this.readSome(pids, pageBytes, round);
-    this.finish(round);
-    return round.usage;
+    const usage = new Map<number, ProcUsage>();
+    this.rounds += 1;
+    this.readSome(pids, 0, pids.length, pageBytes, usage);
+    this.finish();
+    return usage;
   }
 
   /**
    * {@link read}, `perTurn` pids per turn of the event loop, so a thousand pids do not hold it
-   * for one long pass. Calls run one after another: a reading swaps the kept files at its end.
+   * for one long pass. Calls run one after another: a reading closes the files it did not read.
    */
   readInTurns(pids: readonly number[], perTurn: number): Promise<Map<number, ProcUsage> | null> {
     const next = this.queue.then(() => this.readSlices(pids, perTurn));
@@ -77,66 +82,86 @@ export class ProcUsageReader {
   ): Promise<Map<number, ProcUsage> | null> {
     const pageBytes = this.pageSize();
     if (pageBytes === null) return null;
-    const round = newRound();
+    const usage = new Map<number, ProcUsage>();
+    this.rounds += 1;
     for (let first = 0; first < pids.length; first += perTurn) {
       if (first > 0) await setImmediate();
-      this.readSome(pids.slice(first, first + perTurn), pageBytes, round);
+      this.readSome(pids, first, Math.min(pids.length, first + perTurn), pageBytes, usage);
     }
-    this.finish(round);
-    return round.usage;
+    this.finish();
+    return usage;
   }
 
-  private readSome(pids: readonly number[], pageBytes: number, round: Round): void {
+  private readSome(
+    pids: readonly number[],
+    from: number,
+    to: number,
+    pageBytes: number,
+    usage: Map<number, ProcUsage>,
+  ): void {
     const now = performance.now();
-    for (const pid of pids) {
-      const fields = statFields(this.readLine(pid, round.files));
-      if (fields === undefined) continue;
-      const cpuTicks = Number(fields[11]) + Number(fields[12]);
-      const startTicks = fields[19] ?? '';
-      const reading = { startTicks, cpuTicks, at: now };
-      const before = this.previous.get(pid);
+    const { fields } = this;
+    for (let index = from; index < to; index += 1) {
+      const pid = pids[index] ?? 0;
+      const kept = this.readFields(pid, now);
+      if (kept === undefined) continue;
+      const cpuTicks = (fields[UTIME] ?? 0) + (fields[STIME] ?? 0);
+      const startTicks = fields[START_TIME] ?? 0;
       let cpu = 0;
-      if (before !== undefined && before.startTicks === startTicks && now > before.at) {
-        const cpuMs = ((cpuTicks - before.cpuTicks) * 1000) / TICKS_PER_SECOND;
-        cpu = (cpuMs / (now - before.at)) * 100;
+      if (kept.startTicks === startTicks && now > kept.at) {
+        const cpuMs = ((cpuTicks - kept.cpuTicks) * 1000) / TICKS_PER_SECOND;
+        cpu = (cpuMs / (now - kept.at)) * 100;
       }
-      const reapedTicks = Number(fields[13]) + Number(fields[14]);
-      round.usage.set(pid, {
+      kept.startTicks = startTicks;
+      kept.cpuTicks = cpuTicks;
+      kept.at = now;
+      const reapedTicks = (fields[CUTIME] ?? 0) + (fields[CSTIME] ?? 0);
+      usage.set(pid, {
         cpu,
-        memory: Number(fields[21]) * pageBytes,
+        memory: (fields[RSS] ?? 0) * pageBytes,
         cpuSeconds: (cpuTicks + reapedTicks) / TICKS_PER_SECOND,
       });
-      round.current.set(pid, reading);
     }
   }
 
-  /** Close the files of pids no longer asked for; this round's readings become the previous. */
-  private finish(round: Round): void {
-    for (const [pid, fd] of this.files) if (round.files.get(pid) !== fd) closeSync(fd);
-    this.files = round.files;
-    this.previous = round.current;
+  /**
+   * Read a pid's stat fields through its kept descriptor (opened on first need, with no previous
+   * reading: start time -1 matches no process); undefined when it is gone, its file closed.
+   */
+  private readFields(pid: number, now: number): Kept | undefined {
+    let kept = this.kept.get(pid);
+    try {
+      kept ??= {
+        fd: openSync(`/proc/${pid}/stat`, 'r'),
+        startTicks: -1,
+        cpuTicks: 0,
+        at: now,
+        round: 0,
+      };
+      readStatNumbers(kept.fd, this.fields);
+      kept.round = this.rounds;
+      this.kept.set(pid, kept);
+      return kept;
+    } catch {
+      if (kept !== undefined) closeSync(kept.fd);
+      this.kept.delete(pid);
+      return undefined;
+    }
+  }
+
+  /** Close the files of pids this reading did not ask for: they forget their previous reading. */
+  private finish(): void {
+    for (const [pid, kept] of this.kept)
+      if (kept.round !== this.rounds) {
+        closeSync(kept.fd);
+        this.kept.delete(pid);
+      }
   }
 
   /** Close every file kept open (the reader can still be used afterwards). */
   close(): void {
-    for (const fd of this.files.values()) closeSync(fd);
-    this.files.clear();
-  }
-
-  /** A pid's stat line through its kept descriptor (opened on first need); undefined when gone. */
-  private readLine(pid: number, files: Map<number, number>): string | undefined {
-    const kept = files.get(pid) ?? this.files.get(pid);
-    let fd = kept;
-    try {
-      fd ??= openSync(`/proc/${pid}/stat`, 'r');
-      const line = readStatFd(fd);
-      files.set(pid, fd);
-      return line;
-    } catch {
-      // Gone. A kept descriptor is closed with the ones no longer asked for.
-      if (fd !== undefined && fd !== kept) closeSync(fd);
-      return undefined;
-    }
+    for (const kept of this.kept.values()) closeSync(kept.fd);
+    this.kept.clear();
   }
 
   /**

@@ -242,6 +242,9 @@ export class ProcessRunner {
       deps.logger.error(`${deps.processName}: group ${process.pid} survived SIGKILL`);
     else await deps.launches.forget(process.pid);
     run.launched = undefined;
+    // Once it is no longer the launch, its exit is ignored anyway: holding it would keep the old
+    // ChildProcess, its output streams and tail alive until the next stop.
+    if (run.expectedExit === process) run.expectedExit = undefined;
     deps.cgroups?.ended?.(deps.processName);
     deps.logger.info(
       `${deps.processName}: stopped (pid ${process.pid}, ${why}${result.killed ? ', killed with SIGKILL after the stop timeout' : ''})`,

@@ -36,7 +36,7 @@ import type {
   LaunchRecords,
   StartOutcome,
 } from '../runtime/runner-types.js';
-import { processTrees, type TreeRoot } from '../runtime/process-trees.js';
+import { CgroupFiles, processTrees, type TreeRoot } from '../runtime/process-trees.js';
 import { adoptLeftovers, blockFingerprint, type Adopter } from '../adoption/adopt-leftovers.js';
 import { PROCESS_SELF_STOP } from '../errors.js';
 
@@ -223,7 +223,12 @@ export class Supervisor {
    * small cgroup file per process; only processes without a cgroup need the whole process
    * table. Exited pids in a kept tree cost nothing: usage readers skip pids that are gone.
    */
-  readonly pidTrees = this.stateView((entries) => this.scanTrees(entries), TREES_MAX_AGE_MS);
+  readonly pidTrees = this.stateView(
+    (entries) => this.scanTrees(entries, this.cgroupFiles),
+    TREES_MAX_AGE_MS,
+  );
+  /** The cgroup files of every tree, kept open between readings of all of them. */
+  private readonly cgroupFiles = new CgroupFiles();
 
   /** Name, config block and instance of every configured process, kept until the config changes. */
   readonly identities = this.stateView((entries) =>
@@ -234,7 +239,10 @@ export class Supervisor {
     })),
   );
 
-  private async scanTrees(entries: readonly ProcessEntry[]): Promise<PidTrees> {
+  private async scanTrees(
+    entries: readonly ProcessEntry[],
+    files?: CgroupFiles,
+  ): Promise<PidTrees> {
     const trees = new Map<string, readonly number[]>();
     const roots = new Map<string, TreeRoot>();
     for (const entry of entries) {
@@ -245,7 +253,7 @@ export class Supervisor {
       if (!entry.self && pid !== null)
         roots.set(entry.process_name, { pid, cgroup: runner?.cgroup ?? null });
     }
-    for (const [name, tree] of await processTrees(roots)) trees.set(name, tree);
+    for (const [name, tree] of await processTrees(roots, files)) trees.set(name, tree);
     return trees;
   }
 
@@ -332,6 +340,7 @@ export class Supervisor {
     try {
       await shutdownInReverse(this.runners, this.bootDependencies, budgetMs, hostDeadline);
     } finally {
+      this.cgroupFiles.close();
       await this.writers.closeAll();
     }
   }
@@ -339,6 +348,7 @@ export class Supervisor {
   /** A planned handover: every process keeps running for the next host; output is flushed. */
   async handOver(): Promise<void> {
     await Promise.all([...this.runners.values()].map((runner) => runner.handOver()));
+    this.cgroupFiles.close();
     await this.writers.closeAll();
   }
 

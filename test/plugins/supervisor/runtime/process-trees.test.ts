@@ -10,6 +10,7 @@ import {
 } from '../../../../plugins/supervisor/cgroups/launch-cgroup.js';
 import { liveTrees, readProcTable } from '../../../../plugins/supervisor/runtime/proc-table.js';
 import {
+  CgroupFiles,
   cgroupMembersNow,
   processTrees,
 } from '../../../../plugins/supervisor/runtime/process-trees.js';
@@ -70,6 +71,8 @@ async function launchCgroup(): Promise<LaunchCgroup | null> {
 
 const cgroup = await launchCgroup();
 const withCgroups = cgroup === null ? test.skip : test;
+// Tests that count this process's open files run alone.
+const serialWithCgroups = cgroup === null ? test.skip : test.serial;
 
 withCgroups(
   'a launch with a cgroup: its tree is the cgroup, a daemonized child included',
@@ -120,4 +123,51 @@ withCgroups('a cgroup that is gone: the tree falls back to the process table', a
   t.teardown(() => kill([root]));
   const trees = await processTrees(new Map([['Gone', { pid: root, cgroup: gone }]]));
   t.deepEqual(trees.get('Gone'), [root]);
+});
+
+serialWithCgroups(
+  'kept cgroup files: a later reading sees a member that joined, unread files are closed',
+  async (t) => {
+    const kept = await launchCgroup();
+    if (kept === null) return;
+    t.teardown(async () => {
+      await killLaunchCgroup(kept);
+      await removeLaunchCgroup(kept);
+    });
+    const files = new CgroupFiles();
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    t.deepEqual(cgroupMembersNow(kept, files), []);
+    t.is(openFiles(), before + 1);
+    const root = launch(wrappedArgv(kept.procsFiles, ['sleep', uniqueSeconds()]));
+    t.teardown(() => kill([root]));
+    // Read at once and again and again: cgroup v1 would answer every one of these reads from the
+    // list it made for the first, were the file not reopened when read again this soon.
+    const members = await eventually(
+      () => {
+        const now = cgroupMembersNow(kept, files);
+        return now?.includes(root) === true ? now : undefined;
+      },
+      { what: 'the new member through the kept file', intervalMs: 20 },
+    );
+    t.deepEqual(members, [root]);
+    t.is(openFiles(), before + 1, 'one file kept');
+    files.closeUnused();
+    t.is(openFiles(), before + 1, 'read since the last call: kept');
+    files.closeUnused();
+    t.is(openFiles(), before, 'not read since: closed');
+  },
+);
+
+serialWithCgroups('a kept file of a removed cgroup reads as gone and is closed', async (t) => {
+  const gone = await launchCgroup();
+  if (gone === null) return;
+  const files = new CgroupFiles();
+  const openFiles = (): number => readdirSync('/proc/self/fd').length;
+  const before = openFiles();
+  t.deepEqual(cgroupMembersNow(gone, files), []);
+  await removeLaunchCgroup(gone);
+  t.is(cgroupMembersNow(gone, files), null);
+  t.is(openFiles(), before);
+  files.close();
 });

@@ -8,6 +8,8 @@
  * The client is CommonJS: on Node 20 an ES module entry starts the ESM loader, and every ES
  * module costs a resolve/link step on top of its compile; measured on the 2-core machine, the
  * ESM client spent ~85 ms of CPU beyond `node -e 0`, the same code as CommonJS far less.
+ * Installed, this file and the client run as one bundle (`npm run build` writes
+ * dist/cli/stackd.bundle.cjs with esbuild); the host stays outside it, imported below.
  */
 import { CLIENT_COMMANDS } from './command-names.cjs';
 

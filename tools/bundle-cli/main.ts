@@ -1,9 +1,10 @@
 /**
  * Build step after `tsc`: bundle the terminal client into one CommonJS file,
- * `dist/cli/stackd.bundle.cjs` (the package's `bin`). Every `stackd status` pays Node's module
- * resolution (stat calls, package.json reads, the node_modules walk) and a read and compile per
- * module; one file instead of ~20 modules and commander's 7 cut the client's start measurably.
- * Entry is tsc's output of `cli/bin.cts`, so the bundle runs exactly the code tsc checked.
+ * `dist/cli/client.bundle.cjs`, which `stackd` loads for a client subcommand (cli/client-loader).
+ * Every `stackd status` paid Node's module resolution (stat calls, package.json reads, the
+ * node_modules walk) and a read and compile per module; one file instead of ~20 client modules
+ * and commander's 7 cut the client's start measurably. Entry is tsc's output of
+ * `cli/program.cts`, so the bundle runs exactly the code tsc checked.
  * Run as `node dist/tools/bundle-cli/main.js`.
  */
 import { statSync } from 'node:fs';
@@ -12,21 +13,19 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { findPackageRoot } from '../../host/package-root.js';
 
-/** The bundle, next to the modules it replaces: `../host/main.js` resolves the same from it. */
-const BUNDLE_PATH = join('dist', 'cli', 'stackd.bundle.cjs');
+/** The bundle, next to the modules it bundles. */
+const BUNDLE_PATH = join('dist', 'cli', 'client.bundle.cjs');
 
 /**
- * Kept out of the bundle, loaded at run time exactly as from the unbundled client:
- * - the host: `stackd` without a client subcommand imports it (an ES module with its own ~560
- *   modules and native uWebSockets.js), never part of the client;
- * - undici: the WebSocket of `stackd logs -f` only, ~1 MB that every other command would parse.
+ * Kept out of the bundle, required at run time as from the unbundled client: undici, the
+ * WebSocket of `stackd logs -f` only, ~1 MB that every other command would parse.
  */
-const EXTERNAL = ['../host/main.js', 'undici'];
+const EXTERNAL = ['undici'];
 
 const { dir: packageDir } = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 const outfile = join(packageDir, BUNDLE_PATH);
 const result = await build({
-  entryPoints: [join(packageDir, 'dist', 'cli', 'bin.cjs')],
+  entryPoints: [join(packageDir, 'dist', 'cli', 'program.cjs')],
   outfile,
   bundle: true,
   platform: 'node',

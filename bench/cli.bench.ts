@@ -17,7 +17,16 @@ import { figure, type Figure, type Goal } from './lib/report.js';
 import { median, percentile, round } from './lib/stats.js';
 import { waitFor } from './lib/wait.js';
 
-const BIN = join(BENCH_DIR, '..', 'cli', 'bin.cjs');
+/** The file package.json's `bin` names: the `stackd` command as installed. */
+function installedBin(): string {
+  const repo = join(BENCH_DIR, '..', '..');
+  const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+    bin: { stackd: string };
+  };
+  return join(repo, manifest.bin.stackd);
+}
+
+const BIN = installedBin();
 
 export interface CliBenchOptions {
   readonly processes: number;

@@ -30,15 +30,14 @@ function firstCommand(argv: readonly string[]): string | undefined {
 function main(): void {
   const command = firstCommand(process.argv.slice(2));
   if (command !== undefined && CLIENT_COMMAND_SET.has(command)) {
-    // Node 22+ keeps compiled client modules on disk between runs (absent on Node 20: a no-op).
     // `stackd help | head -1`: a reader that leaves early is not an error (as with `ls | head`).
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(0);
       throw error;
     });
-    const nodeModule = require('node:module') as { enableCompileCache?: () => unknown };
-    nodeModule.enableCompileCache?.();
-    const { runClient } = require('./program.cjs') as typeof import('./program.cjs');
+    // The bundled client with V8's code cache (see there).
+    const { loadClient } = require('./client-loader.cjs') as typeof import('./client-loader.cjs');
+    const { runClient } = loadClient();
     // `help` lists every command; any other builds only its own (cheaper to start).
     void runClient(process.argv, command === 'help' ? undefined : command);
     return;

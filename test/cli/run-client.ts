@@ -1,10 +1,17 @@
-/** Run the real `stackd` bin (dist/cli/bin.cjs) as a user would, and a host for it to reach. */
+/** Run the real `stackd` bin (the package's `bin`) as a user would, and a host for it to reach. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES_DIR, tempDir } from '../helpers/start-host.js';
 
-/** Absolute path of the compiled bin. */
-export const BIN_JS = join(FIXTURES_DIR, '..', '..', 'cli', 'bin.cjs');
+const REPO = join(FIXTURES_DIR, '..', '..', '..');
+
+/** Absolute path of the file package.json's `bin` names: what `stackd` runs once installed. */
+export const BIN_JS = join(
+  REPO,
+  (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { bin: { stackd: string } }).bin
+    .stackd,
+);
 
 export interface ClientResult {
   readonly code: number | null;

@@ -5,6 +5,7 @@
  * reading the stat file of every process on the machine.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { TurnBudget } from '../../../sdk/index.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import { liveTrees, readProcTable } from './proc-table.js';
 
@@ -56,12 +57,15 @@ function readSmallFile(file: string): string | null {
 
 /**
  * The tree of every root, by its key: sorted pids, the root first added when neither source
- * knows it yet (a table or cgroup file read just before the launch).
+ * knows it yet (a table or cgroup file read just before the launch). A thousand cgroup files are
+ * read over several turns of the event loop (in one, they held it for some 30 ms).
  */
 export async function processTrees<K>(roots: ReadonlyMap<K, TreeRoot>): Promise<Map<K, number[]>> {
   const trees = new Map<K, number[]>();
   const uncontained = new Map<K, number>();
+  const turn = new TurnBudget();
   for (const [key, root] of roots) {
+    if (turn.spent()) await turn.next();
     const members = root.cgroup === null ? null : cgroupMembersNow(root.cgroup);
     if (members === null) uncontained.set(key, root.pid);
     else trees.set(key, withRoot(members, root.pid));

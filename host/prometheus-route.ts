@@ -30,7 +30,7 @@ export function prometheusRoute(host: RunningHost): AnyRouteDefinition {
       schema: { response: ExpositionBody },
       handler: async (request) => {
         const text = await host.exposition.render(request.headers.accept);
-        return rawReply(200, { 'content-type': text.contentType }, text.body);
+        return rawReply(200, { 'content-type': text.contentType }, text.parts);
       },
     }),
   );

@@ -81,6 +81,12 @@ export interface ExpositionHistogram<L extends string> {
 /** A rendered exposition. */
 export interface ExpositionText {
   readonly contentType: string;
+  /**
+   * The text in parts (a family each), to reply with as they are: a thousand processes make
+   * some 800 KiB, and one string of that size costs V8 a fresh memory mapping at every scrape.
+   */
+  readonly parts: readonly string[];
+  /** The whole text, joined when asked for. */
   readonly body: string;
 }
 

@@ -38,6 +38,7 @@ export {
 } from './outbound/policy.js';
 export * from './bounded-json.js';
 export * from './text-order.js';
+export * from './turn-budget.js';
 export * from './iso-time.js';
 export * from './contracts/authenticator.js';
 export * from './contracts/process-supervisor.js';

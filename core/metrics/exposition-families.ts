@@ -5,6 +5,7 @@
  * its rendered text while none of its series changed, so a scrape formats only what moved. A
  * reset only marks series stale (the next reset drops those not set again).
  */
+import type { TurnBudget } from '../../sdk/turn-budget.js';
 import { checkLabelNames, formatValue, innerLabelText, labelKey } from './exposition-text.js';
 
 type LabelValues = Readonly<Record<string, string | number>>;
@@ -14,8 +15,8 @@ export interface RenderableFamily {
   readonly name: string;
   readonly help: string;
   readonly type: 'counter' | 'gauge' | 'histogram';
-  /** The family's sample lines, each ending in a line feed. */
-  renderSamples(): string;
+  /** The family's sample lines, each ending in a line feed; a long render yields to `turn`. */
+  renderSamples(turn: TurnBudget): string | Promise<string>;
 }
 
 interface ScalarSeries {
@@ -74,6 +75,8 @@ export class BoundScalar {
 export class ScalarFamily implements RenderableFamily {
   private readonly series = new Map<string, ScalarSeries>();
   private generation = 0;
+  /** Series written in the current generation (the exposed ones). */
+  private currentCount = 0;
   /** Renders so far, and what the last one wrote and how many series it showed. */
   private renders = 0;
   private text = '';
@@ -113,25 +116,37 @@ export class ScalarFamily implements RenderableFamily {
 
   /** Forget every label set; a family without labels goes back to 0. */
   reset(): void {
-    for (const [key, series] of this.series)
-      if (series.generation !== this.generation) {
-        series.dropped = true;
-        this.series.delete(key);
-      }
+    // Each scrape resets the supervisor's families of thousands of series, all of them usually
+    // set again since the last reset: nothing to drop then, and no need to walk them.
+    if (this.currentCount < this.series.size)
+      for (const series of this.series.values())
+        if (series.generation !== this.generation) {
+          series.dropped = true;
+          this.series.delete(series.key);
+        }
     this.generation += 1;
+    this.currentCount = 0;
     if (this.labelNames.length === 0) this.write(this.at({}), 0, false);
   }
 
-  renderSamples(): string {
-    let count = 0;
-    for (const series of this.series.values())
-      if (series.generation === this.generation) count += 1;
+  renderSamples(turn: TurnBudget): string | Promise<string> {
+    const count = this.currentCount;
     if (!this.dirty && count === this.shown) return this.text;
+    return this.renderChanged(turn, count);
+  }
+
+  /**
+   * The lines again, over several turns of the event loop when long. A series written meanwhile
+   * marks the family dirty again, so the next render does not serve a text that missed it.
+   */
+  private async renderChanged(turn: TurnBudget, count: number): Promise<string> {
     this.renders += 1;
+    this.dirty = false;
     // Joined, not concatenated: the kept text is then one flat string, which the scrape's body
     // copies at once instead of walking a chain of thousands of pieces every time.
     const lines: string[] = [];
     for (const series of this.series.values()) {
+      if ((lines.length & 63) === 63 && turn.spent()) await turn.next();
       if (series.generation !== this.generation) continue;
       if (series.line === '' || !Object.is(series.value, series.lineValue)) {
         series.line = `${series.prefix}${formatValue(series.value)}\n`;
@@ -143,7 +158,6 @@ export class ScalarFamily implements RenderableFamily {
     const text = lines.join('');
     this.text = text;
     this.shown = count;
-    this.dirty = false;
     return text;
   }
 
@@ -158,6 +172,7 @@ export class ScalarFamily implements RenderableFamily {
    */
   write(series: ScalarSeries, value: number, increment: boolean): void {
     const stale = series.generation !== this.generation;
+    if (stale) this.currentCount += 1;
     series.generation = this.generation;
     const next = increment ? (stale ? 0 : series.value) + value : value;
     if (!Object.is(series.value, next) || series.shownIn !== this.renders) this.dirty = true;
@@ -181,6 +196,7 @@ export class ScalarFamily implements RenderableFamily {
       shownIn: -1,
     };
     this.series.set(key, created);
+    if (current) this.currentCount += 1;
     this.dirty = true;
     return created;
   }
@@ -232,6 +248,7 @@ export class HistogramFamily implements RenderableFamily {
   }
 
   renderSamples(): string {
+    // A few series per route and status: short enough for one turn.
     if (!this.dirty) return this.text;
     let text = '';
     for (const series of this.series.values()) {

@@ -9,7 +9,6 @@
  * its rendered label set and a scrape formats only the numbers. `promtool check metrics` and a
  * real Prometheus scraping OpenMetrics check the output in the tests.
  */
-import { setImmediate } from 'node:timers/promises';
 import type {
   ExpositionCounter,
   ExpositionFamilyDefinition,
@@ -19,6 +18,7 @@ import type {
   ExpositionText,
 } from '../../sdk/exposition.js';
 import { negotiateExposition } from '../../sdk/exposition.js';
+import { TurnBudget } from '../../sdk/turn-budget.js';
 import type { Logger } from '../../sdk/logger.js';
 import { HistogramFamily, ScalarFamily, type RenderableFamily } from './exposition-families.js';
 import {
@@ -30,13 +30,6 @@ import {
 
 /** A scrape waits at most this long for the refresh hooks. */
 const HOOK_BUDGET_MS = 2_000;
-/**
- * How long a render may hold the event loop before it lets other work run (between families):
- * a thousand processes are some 14,000 lines, and a scrape must not hold up requests, streams
- * or the supervisor's timers for more than a few milliseconds.
- */
-const RENDER_TURN_MS = 2;
-
 type ScrapeHook = (signal: AbortSignal) => Promise<void> | void;
 type Labels = Readonly<Record<string, string | number>>;
 
@@ -113,26 +106,21 @@ export class ExpositionRegistry {
   }
 
   /**
-   * Each family is written whole within one turn of the event loop, from the values its series
-   * hold then; the render lets other work run between families once it used its turn.
+   * A thousand processes are some 14,000 lines, and a scrape must not hold up requests, streams
+   * or the supervisor's timers for more than a few milliseconds: the render lets other work run
+   * whenever it used its turn, between families and within a large one.
    */
   private async renderNow(accept: string | undefined): Promise<ExpositionText> {
     await this.runHooks();
     const openMetrics = negotiateExposition(accept) === 'openmetrics';
     const out: string[] = [];
-    let turnStarted = performance.now();
+    const turn = new TurnBudget();
     for (const family of this.families) {
-      if (performance.now() - turnStarted >= RENDER_TURN_MS) {
-        await setImmediate();
-        turnStarted = performance.now();
-      }
-      out.push(this.header(family, openMetrics), family.renderSamples());
+      if (turn.spent()) await turn.next();
+      out.push(this.header(family, openMetrics), await family.renderSamples(turn));
     }
     if (openMetrics) out.push('# EOF\n');
-    return {
-      contentType: openMetrics ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_CONTENT_TYPE,
-      body: out.join(''),
-    };
+    return new RenderedText(openMetrics ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_CONTENT_TYPE, out);
   }
 
   /** `# HELP` and `# TYPE` of `family`, written once per format. */
@@ -196,6 +184,18 @@ export class ExpositionRegistry {
     if (holder !== undefined)
       throw new Error(`exposition family '${name}' is declared by both '${holder}' and '${owner}'`);
     this.owners.set(name, owner);
+  }
+}
+
+/** A render's parts, joined only for a reader of `body`. */
+class RenderedText implements ExpositionText {
+  constructor(
+    readonly contentType: string,
+    readonly parts: readonly string[],
+  ) {}
+
+  get body(): string {
+    return this.parts.join('');
   }
 }
 

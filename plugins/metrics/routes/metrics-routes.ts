@@ -41,7 +41,7 @@ export function latestMetricsRoute(feed: MetricsFeedService, exposition: Exposit
       const accept = request.headers.accept;
       if (request.principal?.scope === EXPOSITION_SCOPE || negotiateExposition(accept) !== null) {
         const text = await exposition.render(accept);
-        return rawReply(200, { 'content-type': text.contentType }, text.body);
+        return rawReply(200, { 'content-type': text.contentType }, text.parts);
       }
       const view = await feed.latestOrFresh();
       const age = Date.now() - Date.parse(view.timestamp);

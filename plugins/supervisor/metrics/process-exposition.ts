@@ -5,7 +5,6 @@
  * from the live states; the tree usage comes from the latest reading of /proc when it is recent
  * (a metrics tick's), else from one read of every tree made for the scrape.
  */
-import { setImmediate } from 'node:timers/promises';
 import type {
   Exposition,
   ExpositionCounterSeries,
@@ -13,6 +12,7 @@ import type {
   ProcessState,
   ProcessStatus,
 } from '../../../sdk/index.js';
+import { TurnBudget } from '../../../sdk/index.js';
 import { ProcUsageReader } from '../runtime/proc-usage.js';
 import type { PidTrees } from '../supervision/supervisor.js';
 import { readTrees, type TreeReading, type TreeReadings, type TreeUsage } from './tree-usage.js';
@@ -127,9 +127,6 @@ function declareFamilies(exposition: Exposition) {
 
 type Families = ReturnType<typeof declareFamilies>;
 
-/** Processes whose series are refreshed in one turn of the event loop. */
-const PROCESSES_PER_TURN = 100;
-
 /**
  * How old a reading of the trees a scrape may serve: samples a metrics tick old are what
  * Prometheus gets from any exporter that samples on its own clock (the exposition carries no
@@ -153,6 +150,7 @@ export function declareProcessSeries(
   const totals: Totals = { restarts: new MonotonicTotals(), cpu: new MonotonicTotals() };
   const bound = new BoundSeries(families);
   exposition.beforeScrape(async () => {
+    const turn = new TurnBudget();
     const states = source.states();
     const trees = await source.pidTrees();
     const reading =
@@ -160,7 +158,7 @@ export function declareProcessSeries(
       (await readTrees(states, trees, reader, true))?.reading ??
       emptyReading(trees);
     readings.publish(reading);
-    await refresh(families, source, { states, reading, totals, bound });
+    await refresh(families, source, { states, reading, totals, bound, turn });
   });
 }
 
@@ -238,23 +236,33 @@ interface Refresh {
   readonly reading: TreeReading;
   readonly totals: Totals;
   readonly bound: BoundSeries;
+  /** The scrape's turn of the event loop, begun before the states were read. */
+  readonly turn: TurnBudget;
 }
 
 async function refresh(
   families: Families,
   source: ExpositionSource,
-  { states, reading, totals, bound }: Refresh,
+  { states, reading, totals, bound, turn }: Refresh,
 ): Promise<void> {
   const { up, state, exitCode, started, memory, fds, info } = families;
+  if (turn.spent()) await turn.next();
   const written = source.logBytes();
   const infos = bound.infoOf(source.identities());
-  for (const family of [up, state, exitCode, started, memory, fds, info]) family.reset();
-  for (let first = 0; first < states.length; first += PROCESSES_PER_TURN) {
-    if (first > 0) await setImmediate();
-    for (const s of states.slice(first, first + PROCESSES_PER_TURN))
-      refreshProcess(bound.of(s.process_name), s, { usage: reading.usage, written, totals });
+  for (const family of [up, state, exitCode, started, memory, fds, info]) {
+    if (turn.spent()) await turn.next();
+    family.reset();
   }
-  for (const series of infos) series.set(1);
+  // A turn of the event loop at a time: a thousand processes are some 14,000 series.
+  const readings = { usage: reading.usage, written, totals };
+  for (const s of states) {
+    if (turn.spent()) await turn.next();
+    refreshProcess(bound.of(s.process_name), s, readings);
+  }
+  for (const series of infos) {
+    if (turn.spent()) await turn.next();
+    series.set(1);
+  }
 }
 
 interface Readings {

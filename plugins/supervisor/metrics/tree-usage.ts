@@ -7,8 +7,7 @@
  * third of a scrape's CPU.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { setImmediate } from 'node:timers/promises';
-import type { ProcessState } from '../../../sdk/index.js';
+import { TurnBudget, type ProcessState } from '../../../sdk/index.js';
 import type { ProcUsage, ProcUsageReader } from '../runtime/proc-usage.js';
 import type { PidTrees } from '../supervision/supervisor.js';
 
@@ -103,12 +102,6 @@ export function treeUsage(
   return { cpuSeconds, rss, fds: countDescriptors ? openDescriptors(tree) : null };
 }
 
-/**
- * Processes (or pids) read in one turn of the event loop: with a thousand, one pass over every
- * /proc file blocked the loop for tens of milliseconds.
- */
-const PER_TURN = 100;
-
 /** The pids of `state`'s tree ([] without a pid; the root alone when no tree was found). */
 export const treeOf = (state: ProcessState, trees: PidTrees): readonly number[] =>
   state.pid === null ? [] : (trees.get(state.process_name) ?? [state.pid]);
@@ -119,7 +112,10 @@ export interface TreesRead {
   readonly reading: TreeReading;
 }
 
-/** Every tree's usage read now, a slice per turn of the event loop; null without /proc. */
+/**
+ * Every tree's usage read now, over turns of the event loop (with a thousand processes, one pass
+ * over every /proc file held it for tens of milliseconds); null without /proc.
+ */
 export async function readTrees(
   states: readonly ProcessState[],
   trees: PidTrees,
@@ -130,16 +126,16 @@ export async function readTrees(
   const byState = states.map((state) => treeOf(state, trees));
   const pids = [...new Set(byState.flat())];
   // No pid to read: the reader keeps its files for when the processes are back.
-  const perPid = pids.length === 0 ? new Map() : await reader.readInTurns(pids, PER_TURN);
+  const perPid = pids.length === 0 ? new Map() : await reader.readInTurns(pids);
   if (perPid === null) return null;
   const usage = new Map<string, TreeUsage>();
-  for (let first = 0; first < states.length; first += PER_TURN) {
-    if (first > 0 && countDescriptors) await setImmediate();
-    for (let index = first; index < Math.min(states.length, first + PER_TURN); index += 1)
-      usage.set(
-        states[index]?.process_name ?? '',
-        treeUsage(byState[index] ?? [], perPid, countDescriptors),
-      );
+  const turn = new TurnBudget();
+  for (let index = 0; index < states.length; index += 1) {
+    if (turn.spent()) await turn.next();
+    usage.set(
+      states[index]?.process_name ?? '',
+      treeUsage(byState[index] ?? [], perPid, countDescriptors),
+    );
   }
   return { perPid, reading: { at, trees, usage } };
 }

@@ -9,7 +9,7 @@
  * can never be read through it; it is closed once its process is gone or no longer asked for.
  */
 import { closeSync, openSync } from 'node:fs';
-import { setImmediate } from 'node:timers/promises';
+import { TURN_BUDGET_MS, TurnBudget } from '../../../sdk/index.js';
 import { readStatLine, readStatNumbers, statFields } from './proc-table.js';
 
 /** One process's usage: CPU in percent of one core since the previous reading, RSS in bytes. */
@@ -67,26 +67,32 @@ export class ProcUsageReader {
   }
 
   /**
-   * {@link read}, `perTurn` pids per turn of the event loop, so a thousand pids do not hold it
+   * {@link read} over turns of the event loop of `turnMs` each, so a thousand pids do not hold it
    * for one long pass. Calls run one after another: a reading closes the files it did not read.
    */
-  readInTurns(pids: readonly number[], perTurn: number): Promise<Map<number, ProcUsage> | null> {
-    const next = this.queue.then(() => this.readSlices(pids, perTurn));
+  readInTurns(
+    pids: readonly number[],
+    turnMs = TURN_BUDGET_MS,
+  ): Promise<Map<number, ProcUsage> | null> {
+    const next = this.queue.then(() => this.readSlices(pids, turnMs));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
   private async readSlices(
     pids: readonly number[],
-    perTurn: number,
+    turnMs: number,
   ): Promise<Map<number, ProcUsage> | null> {
     const pageBytes = this.pageSize();
     if (pageBytes === null) return null;
     const usage = new Map<number, ProcUsage>();
     this.rounds += 1;
-    for (let first = 0; first < pids.length; first += perTurn) {
-      if (first > 0) await setImmediate();
-      this.readSome(pids, first, Math.min(pids.length, first + perTurn), pageBytes, usage);
+    const turn = new TurnBudget(turnMs);
+    // A few pids between looks at the clock: one pid's read is some 10 µs.
+    const step = 8;
+    for (let first = 0; first < pids.length; first += step) {
+      if (first > 0 && turn.spent()) await turn.next();
+      this.readSome(pids, first, Math.min(pids.length, first + step), pageBytes, usage);
     }
     this.finish();
     return usage;

@@ -5,6 +5,7 @@
  * reading the stat file of every process on the machine.
  */
 import { closeSync, openSync } from 'node:fs';
+import { TurnBudget } from '../../../sdk/index.js';
 import {
   generatedBytes,
   readGeneratedBytes,
@@ -125,7 +126,9 @@ export class CgroupFiles {
 /**
  * The tree of every root, by its key: sorted pids, the root first added when neither source
  * knows it yet (a table or cgroup file read just before the launch). With `files`, the cgroup
- * files stay open for the next call and those of launches not among `roots` are closed.
+ * files stay open for the next call and those of launches not among `roots` are closed. A
+ * thousand cgroup files are read over several turns of the event loop (in one, they held it for
+ * some 30 ms).
  */
 export async function processTrees<K>(
   roots: ReadonlyMap<K, TreeRoot>,
@@ -133,7 +136,9 @@ export async function processTrees<K>(
 ): Promise<Map<K, number[]>> {
   const trees = new Map<K, number[]>();
   const uncontained = new Map<K, number>();
+  const turn = new TurnBudget();
   for (const [key, root] of roots) {
+    if (turn.spent()) await turn.next();
     const members = root.cgroup === null ? null : cgroupMembersNow(root.cgroup, files);
     if (members === null) uncontained.set(key, root.pid);
     else trees.set(key, withRoot(members, root.pid));

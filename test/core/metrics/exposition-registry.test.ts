@@ -216,3 +216,52 @@ test('a bound series is exposed once set, follows its updates and outlives a res
   t.is(new Set(lines).size, lines.length, 'one line per series');
   t.is((await run('promtool', ['check', 'metrics'], await body())).code, 0);
 });
+
+test('a large family renders over several turns of the event loop, and a write during it shows next time', async (t) => {
+  const registry = new ExpositionRegistry(logger);
+  const gauge = registry.gauge<'process'>('t', {
+    name: 'stackd_t_level',
+    help: 'Level',
+    labelNames: ['process'],
+  });
+  const count = 30_000;
+  for (let index = 0; index < count; index += 1) gauge.set({ process: `p${index}` }, index);
+  let turns = 0;
+  let rendering = true;
+  const turn = (): void => {
+    turns += 1;
+    // Written while the render is under way: either the render saw it, or the next one must.
+    if (turns === 1) gauge.set({ process: 'p0' }, -1);
+    if (rendering) setImmediate(turn);
+  };
+  setImmediate(turn);
+  const first = (await registry.render(undefined)).body;
+  rendering = false;
+  t.true(turns > 1, `the loop turned ${turns} times during the render`);
+  t.is(first.split('\n').filter((line) => line.startsWith('stackd_t_level{')).length, count);
+  const second = await registry.render(undefined);
+  t.regex(second.body, /stackd_t_level\{process="p0"\} -1\n/);
+  t.is(second.parts.join(''), second.body, 'the parts are the body');
+});
+
+test('a reset with every series set again drops none; one not set again is dropped at the next', async (t) => {
+  const registry = new ExpositionRegistry(logger);
+  const gauge = registry.gauge<'process'>('t', {
+    name: 'stackd_t_up',
+    help: 'Up',
+    labelNames: ['process'],
+  });
+  const body = async (): Promise<string> => (await registry.render(undefined)).body;
+  gauge.set({ process: 'a' }, 1);
+  gauge.set({ process: 'b' }, 1);
+  gauge.reset();
+  gauge.set({ process: 'a' }, 1);
+  gauge.set({ process: 'b' }, 1);
+  gauge.reset();
+  gauge.set({ process: 'a' }, 1);
+  t.regex(await body(), /stackd_t_up\{process="a"\} 1\n/);
+  t.false((await body()).includes('process="b"'), 'b was not set since the last reset');
+  gauge.reset();
+  gauge.reset();
+  t.false((await body()).includes('stackd_t_up{'), 'two resets in a row drop every series');
+});

@@ -24,7 +24,8 @@ function cacheFileIn(folder: string): string {
   const prefix = `client-${process.version}-${process.arch}-`;
   const names = existsSync(folder) ? readdirSync(folder) : [];
   const caches = names.filter((name) => name.startsWith(prefix) && name.endsWith('.cache'));
-  if (caches.length !== 1) throw new Error(`one cache file expected in ${folder}: ${names}`);
+  if (caches.length !== 1)
+    throw new Error(`one cache file expected in ${folder}: ${names.join(', ')}`);
   return join(folder, caches[0] as string);
 }
 

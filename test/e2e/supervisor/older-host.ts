@@ -1,19 +1,16 @@
 /**
- * A host built from an older commit of this repository, so a test can upgrade from it: the
- * commit's tree is taken with `git archive` (no worktree is registered), compiled with this
- * checkout's TypeScript and node_modules (host, core, sdk and plugins only), and kept in the
- * temp dir under the commit's name, so only the first run pays for the build.
+ * A host built from an older commit of this repository, so a test can upgrade from it as a user
+ * would: the commit's tree is taken with `git archive` (no worktree is registered), its own
+ * dependencies are installed from its own lock file (`npm ci`), it is compiled with its own
+ * TypeScript (host, core, sdk and plugins only), and it is kept in the temp dir under the
+ * commit's name, so only the first run pays for the install and the build.
+ *
+ * Its own install, not this checkout's: dependencies move between commits (the uWebSockets.js
+ * alias of older commits is not in today's lock file), and a link to another checkout's install
+ * dangles once that checkout is gone.
  */
 import { execFile } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +20,8 @@ const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 /** The checkout these compiled tests belong to (`<root>/dist/test/e2e/supervisor`). */
 const ROOT = join(here, '..', '..', '..', '..');
+/** Written into `.built` by this way of building: a kept build without it is made again. */
+const BUILD_KIND = 'own-install';
 
 /** The entry point (`dist/host/main.js`) of a host built from `commit`. */
 export async function olderHost(commit: string): Promise<string> {
@@ -30,16 +29,16 @@ export async function olderHost(commit: string): Promise<string> {
   const sha = stdout.trim();
   const dir = join(tmpdir(), `stackd-host-${sha}`);
   const main = join(dir, 'dist', 'host', 'main.js');
-  if (existsSync(join(dir, '.built'))) {
-    useThisInstall(dir);
-    return main;
-  }
+  if (builtHere(dir)) return main;
   const staging = mkdtempSync(join(tmpdir(), `stackd-host-${sha.slice(0, 8)}-`));
   try {
     await run('sh', ['-c', `git -C "$0" archive "$1" | tar -x -C "$2"`, ROOT, sha, staging]);
-    // Some commits carry a stray node_modules link of their own: this checkout's install counts.
+    // Some commits carry a stray node_modules link of their own: the commit's lock file counts.
     rmSync(join(staging, 'node_modules'), { recursive: true, force: true });
-    useThisInstall(staging);
+    await run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
+      cwd: staging,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     // The program only: its tests, benches and tools would triple the build.
     const config = {
       extends: './tsconfig.json',
@@ -47,41 +46,26 @@ export async function olderHost(commit: string): Promise<string> {
       include: ['sdk', 'core', 'host', 'plugins'],
     };
     writeFileSync(join(staging, 'tsconfig.older.json'), JSON.stringify(config));
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const tsc = join(staging, 'node_modules', 'typescript', 'bin', 'tsc');
     await run(process.execPath, [tsc, '-p', 'tsconfig.older.json'], { cwd: staging });
     await run(process.execPath, [join('dist', 'host', 'build-assets.js')], { cwd: staging });
-    writeFileSync(join(staging, '.built'), `${sha}\n`);
+    writeFileSync(join(staging, '.built'), `${sha}\n${BUILD_KIND}\n`);
     // Another test run may have finished the same build meanwhile: either copy is good.
-    if (!existsSync(join(dir, '.built'))) {
+    if (!builtHere(dir)) {
       rmSync(dir, { recursive: true, force: true });
       renameSync(staging, dir);
     }
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  useThisInstall(dir);
   return main;
 }
 
-/**
- * Points the build's `node_modules` at this checkout's install. A kept build may come from
- * another checkout of the same commit (a removed worktree, an earlier CI clone): its link would
- * dangle, and the older host would fail to import its first package.
- */
-function useThisInstall(dir: string): void {
-  const link = join(dir, 'node_modules');
-  const wanted = join(ROOT, 'node_modules');
-  if (linkTarget(link) === wanted) return;
-  const fresh = `${link}.${process.pid}`;
-  rmSync(fresh, { recursive: true, force: true });
-  symlinkSync(wanted, fresh);
-  renameSync(fresh, link);
-}
-
-function linkTarget(path: string): string | null {
+/** Whether `dir` holds a finished build made this way (older ones linked another install). */
+function builtHere(dir: string): boolean {
   try {
-    return readlinkSync(path);
+    return readFileSync(join(dir, '.built'), 'utf8').split('\n').includes(BUILD_KIND);
   } catch {
-    return null;
+    return false;
   }
 }

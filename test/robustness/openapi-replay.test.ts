@@ -14,6 +14,15 @@ type Responses = Record<string, { content?: Record<string, unknown> } | undefine
 type Document = { paths: Record<string, Record<string, { responses?: Responses } | undefined>> };
 
 /** Why an answer disagrees with the document, or null when it is listed. */
+/**
+ * Whether the request left a path parameter empty, which names another resource: `DELETE
+ * /ai/profiles/` is the list of profiles (405 for DELETE), not the profile operation's answer.
+ */
+function anotherResource(operation: Operation, label: string): boolean {
+  const path = label.slice(label.indexOf(' ') + 1).split('?')[0] ?? '';
+  return (path.endsWith('/') && !operation.path.endsWith('/')) || path.includes('//');
+}
+
 function disagreement(
   document: Document,
   operation: Operation,
@@ -57,6 +66,7 @@ test('every answer of a fuzz run is listed in the OpenAPI document for its opera
       socketSessions: 0,
       timeoutMs: 15_000,
       onAnswer: (operation, label, outcome) => {
+        if (anotherResource(operation, label)) return;
         checked += outcome.kind === 'answer' ? 1 : 0;
         const why = disagreement(document, operation, outcome);
         if (why !== null) mismatches.set(`${operation.method} ${operation.path}: ${why}`, label);

@@ -9,11 +9,6 @@ import { closeSync, openSync, readSync } from 'node:fs';
 
 let buffer = Buffer.alloc(4096);
 
-/** The shared buffer the last read filled; valid until the next read. */
-export function generatedBytes(): Buffer {
-  return buffer;
-}
-
 /**
  * Read all of `fd` from offset 0 into the shared buffer (grown as needed); its length. A
  * generated file fills as much of a read as it has, so a read that leaves room is the end. From
@@ -41,6 +36,31 @@ export function readGeneratedFileBytes(file: string): number | null {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The pids listed one a line in the first `length` bytes of the shared buffer (a `cgroup.procs`
+ * file just read), without pid 0 or 1 and without this host: parsed in place, no string made.
+ */
+export function pidsInBuffer(length: number): number[] {
+  const pids: number[] = [];
+  let pid = 0;
+  for (let index = 0; index < length; index += 1) {
+    const byte = buffer[index] ?? 0;
+    if (byte >= 0x30 && byte <= 0x39) pid = pid * 10 + byte - 0x30;
+    else {
+      if (pid > 1 && pid !== process.pid) pids.push(pid);
+      pid = 0;
+    }
+  }
+  if (pid > 1 && pid !== process.pid) pids.push(pid);
+  return pids;
+}
+
+/** The pids of a `cgroup.procs` file (see {@link pidsInBuffer}); null when it cannot be read. */
+export function readPidList(file: string): number[] | null {
+  const length = readGeneratedFileBytes(file);
+  return length === null ? null : pidsInBuffer(length);
 }
 
 /** The file's text (latin1: these files are ASCII), or null when it cannot be read. */

@@ -8,7 +8,7 @@ import { readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CgroupLayout } from './cgroup-detect.js';
-import { readGeneratedFile } from './generated-file.js';
+import { readGeneratedFile, readPidList } from './generated-file.js';
 
 const FREEZE_WAIT_MS = 2_000;
 const EMPTY_WAIT_MS = 5_000;
@@ -45,13 +45,7 @@ export function launchCgroupOf(layout: CgroupLayout, name: string): LaunchCgroup
 
 /** The pids in a cgroup directory (empty when it is gone). */
 export function cgroupMembers(dir: string): Promise<number[]> {
-  const text = readGeneratedFile(join(dir, 'cgroup.procs')) ?? '';
-  return Promise.resolve(
-    text
-      .split('\n')
-      .map((line) => Number.parseInt(line, 10))
-      .filter((pid) => Number.isInteger(pid) && pid > 1 && pid !== process.pid),
-  );
+  return Promise.resolve(readPidList(join(dir, 'cgroup.procs')) ?? []);
 }
 
 /** Pids in any of the launch's directories. */

@@ -6,11 +6,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { TurnBudget } from '../../../sdk/index.js';
-import {
-  generatedBytes,
-  readGeneratedBytes,
-  readGeneratedFileBytes,
-} from '../cgroups/generated-file.js';
+import { pidsInBuffer, readGeneratedBytes, readPidList } from '../cgroups/generated-file.js';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import { liveTrees, readProcTable } from './proc-table.js';
 
@@ -29,25 +25,9 @@ export interface TreeRoot {
 export function cgroupMembersNow(cgroup: LaunchCgroup, files?: CgroupFiles): number[] | null {
   const file = cgroup.procsFiles[0];
   if (file === undefined) return null;
-  const length = files === undefined ? readGeneratedFileBytes(file) : files.read(file);
-  return length === null ? null : pidsIn(length);
-}
-
-/** The pids listed one a line in the first `length` bytes of the buffer (this host left out). */
-function pidsIn(length: number): number[] {
-  const buffer = generatedBytes();
-  const pids: number[] = [];
-  let pid = 0;
-  for (let index = 0; index < length; index += 1) {
-    const byte = buffer[index] ?? 0;
-    if (byte >= 0x30 && byte <= 0x39) pid = pid * 10 + byte - 0x30;
-    else {
-      if (pid > 1 && pid !== process.pid) pids.push(pid);
-      pid = 0;
-    }
-  }
-  if (pid > 1 && pid !== process.pid) pids.push(pid);
-  return pids;
+  if (files === undefined) return readPidList(file);
+  const length = files.read(file);
+  return length === null ? null : pidsInBuffer(length);
 }
 
 /**

@@ -7,13 +7,16 @@
  * adopting host's own boot (spawn → listening) is reported beside it: it is most of the time.
  * Loopback only; the real host built in dist/.
  */
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../test/helpers/http.js';
 import { startHost, type RunningHostProcess } from '../test/helpers/start-host.js';
 import { builtinPlugin } from '../test/helpers/fixture-paths.js';
 import { track, untrack } from './lib/cleanup.js';
+import { cpuMs } from './lib/proc-sample.js';
 import { figure, type Figure } from './lib/report.js';
 import { rounds as series, stableFigure, type Rounds } from './lib/stable.js';
 import { round } from './lib/stats.js';
@@ -30,6 +33,7 @@ const SLEEPER = 'process.on("SIGTERM", () => process.exit(0)); setInterval(() =>
 const PRINTER = 'let n = 0; setInterval(() => console.log("line " + n++), 10);';
 const PLUGINS = [builtinPlugin('supervisor')];
 const POLL_MS = 25;
+const FLOOR_JS = join(dirname(fileURLToPath(import.meta.url)), 'adoption-floor.js');
 
 interface Listed {
   processes: { process_name: string; status: string; pid: number | null }[];
@@ -40,6 +44,11 @@ interface Round {
   readonly fresh_ms: number;
   readonly adopted_ms: number;
   readonly adopting_listen_ms: number;
+  /** CPU time (utime + stime) of each host up to the moment its list was complete. */
+  readonly fresh_cpu_ms: number;
+  readonly adopted_cpu_ms: number;
+  readonly floor_ms: number;
+  readonly floor_cpu_ms: number;
   readonly lines_printed: number;
   readonly lines_before_gap: number;
   readonly lines_lost: number;
@@ -62,7 +71,7 @@ function config(processes: number): Record<string, unknown> {
 
 /** Poll until `ready` holds for the listed supervised processes; returns them. */
 async function listedUntil(
-  host: RunningHostProcess,
+  host: Pick<RunningHostProcess, 'url'>,
   ready: (listed: Listed['processes']) => boolean,
 ): Promise<Listed['processes']> {
   for (;;) {
@@ -88,6 +97,42 @@ async function startTracked(options: Parameters<typeof startHost>[0]) {
   return { host, began, listenMs: performance.now() - began };
 }
 
+/**
+ * The floor (adoption-floor.ts) on the same data dir, timed like the adopting host: from its
+ * spawn until its list shows every process running with the pid it had. Read-only: the host
+ * after it adopts the same processes.
+ */
+async function floorRun(
+  dataDir: string,
+  configPath: string,
+  pids: ReadonlyMap<string, number | null>,
+): Promise<{ ms: number; cpu: number }> {
+  const began = performance.now();
+  const child = spawn(process.execPath, [FLOOR_JS, dataDir, configPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  track(child.pid, 'adoption floor');
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /floor listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`adoption floor exited with ${code}`)));
+  });
+  await listedUntil({ url }, (list) =>
+    list.every((entry) => entry.status === 'running' && entry.pid === pids.get(entry.process_name)),
+  );
+  const ms = performance.now() - began;
+  const cpu = cpuMs(child.pid ?? 0);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+  untrack(child.pid);
+  return { ms, cpu };
+}
+
 async function oneRound(options: AdoptionBenchOptions): Promise<Round> {
   const count = options.processes + 1;
   const fresh = await startTracked({ config: config(options.processes) });
@@ -96,12 +141,17 @@ async function oneRound(options: AdoptionBenchOptions): Promise<Round> {
     (list) => list.filter((entry) => entry.status === 'running').length >= count,
   );
   const freshMs = performance.now() - fresh.began;
+  const freshCpu = cpuMs(fresh.host.child.pid ?? 0);
   const lastBefore = (await printedLines(fresh.host)).at(-1) ?? -1;
   for (const entry of before) track(entry.pid ?? undefined, `adoption bench ${entry.process_name}`);
   await fresh.host.stop('SIGKILL');
   untrack(fresh.host.child.pid);
-  await sleep(options.gapMs);
+  const gapBegan = performance.now();
   const pids = new Map(before.map((entry) => [entry.process_name, entry.pid]));
+  // The floor runs inside the gap, which stays as long as it was.
+  await sleep(options.gapMs / 2);
+  const floor = await floorRun(fresh.host.dataDir, fresh.host.configPath as string, pids);
+  await sleep(Math.max(0, options.gapMs - (performance.now() - gapBegan)));
   const next = await startTracked({
     configPath: fresh.host.configPath as string,
     dataDir: fresh.host.dataDir,
@@ -111,6 +161,7 @@ async function oneRound(options: AdoptionBenchOptions): Promise<Round> {
     list.every((entry) => entry.status === 'running' && entry.pid === pids.get(entry.process_name)),
   );
   const adoptedMs = performance.now() - next.began;
+  const adoptedCpu = cpuMs(next.host.child.pid ?? 0);
   // The gap's backlog is in the log once the log has moved on past it (50 lines: half a second
   // of printing, far fewer than the gap holds).
   let printed = await printedLines(next.host);
@@ -130,6 +181,10 @@ async function oneRound(options: AdoptionBenchOptions): Promise<Round> {
     fresh_ms: round(freshMs, 0),
     adopted_ms: round(adoptedMs, 0),
     adopting_listen_ms: round(next.listenMs, 0),
+    fresh_cpu_ms: freshCpu,
+    adopted_cpu_ms: adoptedCpu,
+    floor_ms: round(floor.ms, 0),
+    floor_cpu_ms: floor.cpu,
     lines_printed: last + 1,
     lines_before_gap: lastBefore + 1,
     // A log that never got past the gap counts what it lacks as lost, not as nothing.
@@ -152,6 +207,10 @@ export async function adoptionBench(
   const adopted = series(measured.map((entry) => entry.adopted_ms));
   const listen = series(measured.map((entry) => entry.adopting_listen_ms));
   const ratios = series(measured.map((entry) => entry.adopted_ms / entry.fresh_ms));
+  const floor = series(measured.map((entry) => entry.floor_ms));
+  const floorRatios = series(measured.map((entry) => entry.floor_ms / entry.fresh_ms));
+  const cpu = (pick: (entry: Round) => number): string =>
+    `CPU ${series(measured.map(pick)).median} ms (median; /proc utime + stime up to that moment)`;
   const lost = Math.max(...measured.map((entry) => entry.lines_lost));
   const repeated = Math.max(...measured.map((entry) => entry.lines_repeated));
   const printed = Math.min(
@@ -161,10 +220,10 @@ export async function adoptionBench(
   const gap = `${options.gapMs / 1000} s`;
   const figures = [
     figure('adoption', `host start → ${n} running, from scratch`, round(fresh.median, 0), 'ms', {
-      note: note(fresh),
+      note: `${note(fresh)}; ${cpu((entry) => entry.fresh_cpu_ms)}`,
     }),
     figure('adoption', `host start → ${n} adopted and serving`, round(adopted.median, 0), 'ms', {
-      note: note(adopted),
+      note: `${note(adopted)}; ${cpu((entry) => entry.adopted_cpu_ms)}`,
     }),
     figure(
       'adoption',
@@ -176,6 +235,16 @@ export async function adoptionBench(
       },
     ),
     stableFigure('adoption', 'adopted ÷ from scratch', ratios, '×', { op: '<=', limit: 0.2 }),
+    figure(
+      'adoption',
+      `floor: bare uWS program verifying the ${n} records and listing them`,
+      round(floor.median, 0),
+      'ms',
+      { note: `${note(floor)}; ${cpu((entry) => entry.floor_cpu_ms)}` },
+    ),
+    figure('adoption', 'floor ÷ from scratch', round(floorRatios.median, 3), '×', {
+      note: `what any Node program reaches here; ${note(floorRatios)}`,
+    }),
     figure('adoption', `lines lost in a ${gap} gap (worst round)`, lost, 'lines', {
       goal: { op: '<=', limit: 0 },
       note: `a line every 10 ms; ≥ ${printed} lines after the last one the killed host had logged, all checked; bound 64 KiB per stream`,

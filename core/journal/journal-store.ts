@@ -79,18 +79,23 @@ const RETRY_MS = 1_000;
 /** Events kept in memory while writes fail; the oldest go first past this. */
 const RETRY_LIMIT = 10_000;
 
+/** The open database and what is read from it once. */
+interface OpenJournal {
+  readonly db: CoreDatabase;
+  /** Prepared once: parsing an INSERT per batch cost more than the rows it inserted. */
+  readonly insertEvent: PreparedStatement;
+}
+
 /** The durable event journal. */
 export class JournalStore {
-  private readonly db: CoreDatabase;
-  /** Prepared once: parsing an INSERT per batch cost more than the rows it inserted. */
-  private readonly insertEvent: PreparedStatement;
+  private opened: OpenJournal | undefined;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private turn: NodeJS.Immediate | undefined;
   private lastCommitAt = Number.NEGATIVE_INFINITY;
   private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
-  private headCursor: number;
-  private prunedThrough: number;
+  private headCursor = 0;
+  private prunedThrough = 0;
   private lastPrune = 0;
   private closed = false;
   /** Commits since the store opened (/health detail, the bench). */
@@ -98,33 +103,80 @@ export class JournalStore {
   /** Why the last batch failed, until one commits again (for /health). */
   writeFailure: string | null = null;
 
+  /**
+   * `deferOpen`: the file is opened by {@link open} or by the first read, not now. Events
+   * appended before that wait in memory and are committed as soon as it opens.
+   */
   constructor(
     readonly file: string,
     private readonly settings: JournalSettings,
     private readonly onError: (error: unknown) => void,
+    options: { readonly deferOpen?: boolean } = {},
   ) {
-    this.db = openSqlite(file, 'PRAGMA locking_mode = EXCLUSIVE;');
-    this.db.exec(COMMIT_PRAGMAS);
-    this.db.exec(`${SCHEMA} PRAGMA cache_size = -${CACHE_KIB};`);
-    this.insertEvent = this.db.prepare(
-      'INSERT INTO events (time, kind, subject, data) VALUES (?, ?, ?, ?)',
-    );
+    if (options.deferOpen !== true) this.open();
+  }
+
+  /** Open the file now (once), and commit what waited for it. */
+  open(): void {
+    if (this.opened !== undefined || this.closed) return;
+    const db = openSqlite(this.file, 'PRAGMA locking_mode = EXCLUSIVE;');
+    let insertEvent: PreparedStatement;
+    try {
+      db.exec(COMMIT_PRAGMAS);
+      db.exec(`${SCHEMA} PRAGMA cache_size = -${CACHE_KIB};`);
+      insertEvent = db.prepare(
+        'INSERT INTO events (time, kind, subject, data) VALUES (?, ?, ?, ?)',
+      );
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.opened = { db, insertEvent };
     this.headCursor =
-      this.db.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'")?.seq ??
-      0;
+      db.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'")?.seq ?? 0;
     this.prunedThrough =
-      this.db.get<{ value: number }>("SELECT value FROM journal_meta WHERE key = 'pruned_through'")
+      db.get<{ value: number }>("SELECT value FROM journal_meta WHERE key = 'pruned_through'")
         ?.value ?? 0;
     this.prune(Date.now());
+    // What waited for the file, committed before any read of it answers.
+    if (this.pending.length > 0) this.flush();
+  }
+
+  /**
+   * Open the file after `delayMs` (a deferred store): what was appended meanwhile is committed
+   * then. A failure is reported like a failed commit and tried again.
+   */
+  openAfter(delayMs: number): void {
+    if (this.opened !== undefined || this.closed) return;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      if (this.pending.length > 0) return this.flush();
+      try {
+        this.open();
+      } catch (error) {
+        this.writeFailure = error instanceof Error ? error.message : String(error);
+        this.onError(error);
+        this.openAfter(RETRY_MS);
+      }
+    }, delayMs);
+  }
+
+  /** The database, opened now if it was not yet (a read cannot wait). */
+  private get db(): CoreDatabase {
+    this.open();
+    if (this.opened === undefined) throw new Error('event journal closed');
+    return this.opened.db;
   }
 
   /** The highest stored cursor (0 when nothing was ever recorded). */
   get head(): number {
+    this.open();
     return this.headCursor;
   }
 
   /** The highest cursor retention removed: a `since` below it lost events. */
   get expiredThrough(): number {
+    this.open();
     return this.prunedThrough;
   }
 
@@ -145,7 +197,8 @@ export class JournalStore {
       subject,
       data: JSON.stringify(data),
     });
-    this.scheduleCommit();
+    // Not open yet: the batch waits for the open, which commits it.
+    if (this.opened !== undefined) this.scheduleCommit();
   }
 
   /** Hear of every committed batch; returns an unsubscribe function. */
@@ -162,6 +215,7 @@ export class JournalStore {
     this.pending = [];
     let committed: StoredEvent[];
     try {
+      // Opens the file first when it was deferred: a failure to open is a failed batch too.
       committed = this.db.transaction(() => this.insert(batch));
     } catch (error) {
       this.writeFailure = error instanceof Error ? error.message : String(error);
@@ -236,21 +290,23 @@ export class JournalStore {
     };
   }
 
-  /** Flush and close (host stopping). */
+  /** Flush and close (host stopping); a store never opened and with nothing queued stays so. */
   close(): void {
     if (this.closed) return;
     this.flush();
     this.closed = true;
     this.cancelCommit();
     this.listeners.clear();
-    this.insertEvent.finalize();
+    const { opened } = this;
+    if (opened === undefined) return;
+    opened.insertEvent.finalize();
     try {
-      this.db.exec(CLOSE_PRAGMAS);
+      opened.db.exec(CLOSE_PRAGMAS);
     } catch (error) {
       // The file stays in WAL mode: still whole, and this build opens it again.
       this.onError(error);
     }
-    this.db.close();
+    opened.db.close();
   }
 
   /**
@@ -274,7 +330,7 @@ export class JournalStore {
   /** Insert a batch, one run of the prepared statement per event; each run answers its cursor. */
   private insert(batch: readonly Pending[]): StoredEvent[] {
     return batch.map((event) => {
-      const { lastInsertRowid } = this.insertEvent.run([
+      const { lastInsertRowid } = (this.opened as OpenJournal).insertEvent.run([
         event.time,
         event.kind,
         event.subject,

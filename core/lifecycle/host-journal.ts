@@ -37,6 +37,9 @@ export function openJournal(env: JournalEnvironment): {
     join(env.dataDir, 'journal', 'events.db'),
     journalSettings(env.hostSection),
     (error) => journalLog.error('journal write failed', { error }),
+    // Opened after the listen (openJournalSoon): SQLite's WebAssembly and the file's open are a
+    // sixth of the boot, and nothing needs them to answer the first request.
+    { deferOpen: true },
   );
   const journal = new EventJournal(store, env.validateEvents);
   const bus = new HostEventBus(env.logger.child('events'), (owner, kind, event) =>
@@ -52,6 +55,17 @@ export function openJournal(env: JournalEnvironment): {
       : { healthy: false, details: `event journal write failed: ${store.writeFailure}` },
   );
   return { journal, bus };
+}
+
+/**
+ * How long after the listen the journal's file opens, unless a read opens it first: past the
+ * burst of a boot (adopting or starting the processes), whose events wait in memory until then.
+ */
+const OPEN_AFTER_LISTEN_MS = 1_000;
+
+/** Open the journal's file a little after the host listens. */
+export function openJournalSoon(journal: EventJournal): void {
+  journal.store.openAfter(OPEN_AFTER_LISTEN_MS);
 }
 
 /** The journal's route and stream, once every plugin declared its event kinds. */

@@ -43,7 +43,7 @@ import type { HostOptions, RunningHost } from './host-options.js';
 import { configuredPlugins, lifecycleTimeouts, listenAddress } from './host-settings.js';
 import { EventJournal } from '../journal/event-journal.js';
 import { BootError } from '../errors/boot-error.js';
-import { openJournal, registerJournalApi } from './host-journal.js';
+import { openJournal, openJournalSoon, registerJournalApi } from './host-journal.js';
 import { loadHostConfig } from './host-config.js';
 import { registerPlugin, startPlugin, stopPlugin, type ActivePlugin } from './plugin-lifecycle.js';
 
@@ -165,6 +165,7 @@ export class HostRuntime implements RunningHost {
     this.bindServer(this.server);
     const boundPort = await this.server.listen(host, port);
     this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+    if (this.journal !== undefined) openJournalSoon(this.journal);
     return this.baseUrl;
   }
 

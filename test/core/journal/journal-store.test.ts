@@ -138,3 +138,45 @@ test('commits go through a WAL while open; a clean close leaves a rollback-journ
   t.is(reopened.head, 50);
   t.is(reopened.read({ since: 0, limit: 100 }).length, 50);
 });
+
+test('a deferred store creates no file until it opens, then commits what waited, in order', async (t) => {
+  const file = join(tempDir('stackd-journal-store-'), 'events.db');
+  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
+  const store = new JournalStore(file, settings, (error) => t.fail(String(error)), {
+    deferOpen: true,
+  });
+  t.teardown(() => store.close());
+  const announced: number[] = [];
+  store.subscribe((events) => announced.push(...events.map((event) => event.cursor)));
+  for (let n = 0; n < 5; n += 1) store.append('test.tick', 'early', { n });
+  await sleep(50);
+  t.false(existsSync(file), 'not opened by appends');
+  t.deepEqual(announced, [], 'nothing announced before its commit');
+  store.openAfter(20);
+  await sleep(200);
+  t.true(existsSync(file));
+  t.deepEqual(announced, [1, 2, 3, 4, 5]);
+  t.deepEqual(
+    store.read({ since: 0, limit: 10 }).map((event) => (event.data as { n: number }).n),
+    [0, 1, 2, 3, 4],
+  );
+});
+
+test('a read opens a deferred store and answers with what waited; a close commits it too', (t) => {
+  const file = join(tempDir('stackd-journal-store-'), 'events.db');
+  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
+  const fail = (error: unknown): never => {
+    throw error;
+  };
+  const first = new JournalStore(file, settings, fail, { deferOpen: true });
+  for (let n = 0; n < 3; n += 1) first.append('test.tick', 'read', { n });
+  t.is(first.head, 3, 'the read committed the waiting events first');
+  t.is(first.read({ since: 0, limit: 10 }).length, 3);
+  first.close();
+  const second = new JournalStore(file, settings, fail, { deferOpen: true });
+  second.append('test.tick', 'close', { n: 3 });
+  second.close();
+  const third = new JournalStore(file, settings, fail);
+  t.teardown(() => third.close());
+  t.is(third.head, 4, 'the event appended before the close was not lost');
+});

@@ -5,7 +5,9 @@
  * 10 ms lost or repeated across that gap. "Serving" after the gap means every process listed
  * running with the pid it had before — a restart would not count. The
  * adopting host's own boot (spawn → listening) is reported beside it: it is most of the time.
- * Loopback only; the real host built in dist/.
+ * In the gap, the floor (adoption-floor.ts) is timed the same way on the same records: what any
+ * Node program doing the unavoidable work reaches on this machine. Loopback only; the real host
+ * built in dist/.
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';

@@ -5,7 +5,9 @@
  * memory (smaps_rollup), idle CPU over a window after a warm-up, start all and restart all until
  * every process runs, the list call; for stackd also the metrics tick, the /ws/metrics frame and
  * the list's CPU per request beside Fastify. Marginal cost per process is the least-squares
- * slope over 50 → 1,000. Writes scale.json, scale.md and scale.svg to the results folder.
+ * slope over 50 → 1,000. Before the supervisors at each size, the spawn floor (a bare spawn loop)
+ * starts and restarts the same processes; stackd's start all and restart all are compared with it
+ * at every size. Writes scale.json, scale.md and scale.svg to the results folder.
  *
  * Settings (environment): BENCH_SCALE_SIZES (comma list), BENCH_SCALE_IDLE_S, BENCH_SCALE_WARMUP_S,
  * BENCH_SCALE_SUPERVISORS, BENCH_SCALE_ROUNDS (list CPU rounds), BENCH_SCALE_OUT (folder).
@@ -29,6 +31,7 @@ import {
   type ScaleRow,
   type SupervisorName,
 } from './scale/scale-results.js';
+import { measureFloor, type FloorRow } from './scale/spawn-floor-row.js';
 import { listCpu, metricsTick } from './scale/stackd-extras.js';
 import { agentSubject } from './supervision/agent-subject.js';
 import { stackdSubject } from './supervision/stackd-subject.js';
@@ -195,6 +198,7 @@ function scaleFigures(results: ScaleResults): Figure[] {
     if (Number.isFinite(slopes.stackd) && peers.length > 0)
       figures.push(slopeVerdict(`${label}: stackd / best peer`, slopes.stackd, Math.min(...peers)));
   }
+  figures.push(...floorFigures(results));
   const own = at('stackd');
   for (const peer of ['pm2', 'supervisord'] as const) {
     const other = at(peer);
@@ -231,21 +235,54 @@ function scaleFigures(results: ScaleResults): Figure[] {
   return figures;
 }
 
+/** Per size: the spawn floor's start all and restart all, and stackd's against it (goal ≤ 1.5×). */
+function floorFigures(results: ScaleResults): Figure[] {
+  const figures: Figure[] = [];
+  for (const floor of results.floor ?? []) {
+    const count = floor.processes;
+    const own = results.rows.find((row) => row.supervisor === 'stackd' && row.processes === count);
+    for (const [step, label] of [
+      ['start_ms', 'start'],
+      ['restart_ms', 'restart'],
+    ] as const) {
+      figures.push(figure('Scale', `${label} ${count}: spawn floor`, round(floor[step], 1), 'ms'));
+      if (own !== undefined)
+        figures.push(
+          figure(
+            'Scale',
+            `${label} ${count}: stackd / spawn floor`,
+            ratio(own[step], floor[step]),
+            '×',
+            { goal: { op: '<=', limit: 1.5 } },
+          ),
+        );
+    }
+  }
+  return figures;
+}
+
 /** Run the scale series and write its files. */
 export async function scaleBench(
   options: ScaleBenchOptions,
 ): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
   const loadBefore = loadavg().map((value) => round(value, 2));
   const rows: ScaleRow[] = [];
+  const floor: FloorRow[] = [];
   const dir = resolve(options.outDir);
   mkdirSync(dir, { recursive: true });
-  for (const count of options.sizes)
+  for (const count of options.sizes) {
+    process.stderr.write(`bench: scale spawn floor × ${count}…\n`);
+    floor.push(await measureFloor(count, SLEEP));
     for (const name of options.supervisors) {
       process.stderr.write(`bench: scale ${name} × ${count}…\n`);
       rows.push(await measure(name, count, options));
       // Rows so far survive a later failure (a 1,000-process row can take many minutes).
-      writeFileSync(join(dir, 'scale-partial.json'), `${JSON.stringify(rows, null, 2)}\n`);
+      writeFileSync(
+        join(dir, 'scale-partial.json'),
+        `${JSON.stringify({ rows, floor }, null, 2)}\n`,
+      );
     }
+  }
   const results: ScaleResults = {
     date: new Date().toISOString(),
     load_avg_before: loadBefore,
@@ -253,6 +290,7 @@ export async function scaleBench(
     sizes: options.sizes,
     idle_window_ms: options.idleMs,
     rows,
+    floor,
   };
   writeFileSync(join(dir, 'scale.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(dir, 'scale.md'), `${scaleMarkdown(results)}\n`);

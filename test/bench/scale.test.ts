@@ -81,3 +81,18 @@ test('the plot draws one line per supervisor with data, and the table lists ever
   t.is(table.match(/^\| stackd \| \d+ \|/gm)?.length, 4);
   t.regex(table, /^\| pm2 \| 204\.8 \|/m); // 0.2 MiB per process = 204.8 KiB
 });
+
+test('the floor table compares start all and restart all with the spawn loop at each size', (t) => {
+  const withFloor: ScaleResults = {
+    ...results,
+    floor: [
+      { processes: 50, start_ms: 50, restart_ms: 100 },
+      { processes: 1000, start_ms: 1000, restart_ms: 1500 },
+    ],
+  };
+  const table = scaleMarkdown(withFloor);
+  // stackd's rows start 2 ms and restart 3 ms per process: 2× and 1.5× the floor at 50, 2× at 1,000.
+  t.regex(table, /^\| 50 \| 50 \| 100 \| 2 \| 100 \| 150 \| 1\.5 \|$/m);
+  t.regex(table, /^\| 1000 \| 1000 \| 2000 \| 2 \| 1500 \| 3000 \| 2 \|$/m);
+  t.notRegex(scaleMarkdown(results), /spawn floor/);
+});

@@ -1,6 +1,6 @@
 /** The scale series' results file, its least-squares slopes and its Markdown table. */
 import { round } from '../lib/stats.js';
-import type { FloorRow } from './spawn-floor-row.js';
+import { floorLabel, type FloorRow } from './spawn-floor-row.js';
 import type { ListCpuFigures, TickFigures } from './stackd-extras.js';
 
 export const SUPERVISORS = ['stackd', 'pm2', 'supervisord'] as const;
@@ -12,6 +12,9 @@ export interface ScaleRow {
   readonly processes: number;
   readonly start_ms: number;
   readonly restart_ms: number;
+  /** The supervisor's own CPU (all its threads) during start all and restart all. */
+  readonly start_cpu_ms?: number;
+  readonly restart_cpu_ms?: number;
   readonly rss_mib: number;
   readonly private_mib: number;
   readonly idle_cpu_percent: number;
@@ -65,14 +68,18 @@ export function slope(
 const cell = (value: number, digits = 1): string =>
   Number.isFinite(value) ? String(round(value, digits)) : 'n/a';
 
-/** Start all and restart all against the spawn floor, per size (empty without floor rows). */
+/** `ms` with the CPU time beside it when known: `1200 (cpu 800)`. */
+const timed = (ms: number, cpu: number | undefined): string =>
+  cpu === undefined ? cell(ms, 0) : `${cell(ms, 0)} (cpu ${cell(cpu, 0)})`;
+
+/** Start all and restart all against each floor, per size (empty without floor rows). */
 function floorMarkdown(results: ScaleResults): string[] {
   const floors = results.floor ?? [];
   if (floors.length === 0) return [];
   const lines = [
     '',
-    '| processes | spawn floor start ms | stackd start ms | stackd / floor | spawn floor restart ms | stackd restart ms | stackd / floor |',
-    `|${' --- |'.repeat(7)}`,
+    '| processes | floor | floor start ms | stackd start ms | stackd / floor | floor restart ms | stackd restart ms | stackd / floor |',
+    `|${' --- |'.repeat(8)}`,
   ];
   for (const floor of floors) {
     const own = results.rows.find(
@@ -81,7 +88,7 @@ function floorMarkdown(results: ScaleResults): string[] {
     const start = own?.start_ms ?? NaN;
     const restart = own?.restart_ms ?? NaN;
     lines.push(
-      `| ${floor.processes} | ${cell(floor.start_ms, 0)} | ${cell(start, 0)} | ${cell(start / floor.start_ms, 2)} | ${cell(floor.restart_ms, 0)} | ${cell(restart, 0)} | ${cell(restart / floor.restart_ms, 2)} |`,
+      `| ${floor.processes} | ${floorLabel(floor)} | ${timed(floor.start_ms, floor.start_cpu_ms)} | ${timed(start, own?.start_cpu_ms)} | ${cell(start / floor.start_ms, 2)} | ${timed(floor.restart_ms, floor.restart_cpu_ms)} | ${timed(restart, own?.restart_cpu_ms)} | ${cell(restart / floor.restart_ms, 2)} |`,
     );
   }
   return lines;

@@ -5,7 +5,11 @@
  * memory (smaps_rollup), idle CPU over a window after a warm-up, start all and restart all until
  * every process runs, the list call; for stackd also the metrics tick, the /ws/metrics frame and
  * the list's CPU per request beside Fastify. Marginal cost per process is the least-squares
- * slope over 50 → 1,000. Writes scale.json, scale.md and scale.svg to the results folder.
+ * slope over 50 → 1,000. Before the supervisors at each size, two floors start and restart the
+ * same processes: the bare spawn loop (the goal's floor) and the launch floor (the spawn loop plus
+ * the cgroups, output FIFOs and durable records every stackd launch makes); after stackd's row, the
+ * spawn loop again, grown to stackd's RSS (a fork costs more in a larger process). stackd's start
+ * all and restart all are compared with each at every size. Writes scale.json, scale.md and scale.svg to the results folder.
  *
  * Settings (environment): BENCH_SCALE_SIZES (comma list), BENCH_SCALE_IDLE_S, BENCH_SCALE_WARMUP_S,
  * BENCH_SCALE_SUPERVISORS, BENCH_SCALE_ROUNDS (list CPU rounds), BENCH_SCALE_OUT (folder).
@@ -15,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BENCH_DIR } from './lib/children.js';
-import { sampleIdle, settle, smapsKiB } from './lib/proc-sample.js';
+import { cpuMs, sampleIdle, settle, smapsKiB } from './lib/proc-sample.js';
 import { figure, type Figure } from './lib/report.js';
 import { stableFigure } from './lib/stable.js';
 import { ratio, round } from './lib/stats.js';
@@ -29,6 +33,7 @@ import {
   type ScaleRow,
   type SupervisorName,
 } from './scale/scale-results.js';
+import { floorLabel, measureFloor, type FloorRow } from './scale/spawn-floor-row.js';
 import { listCpu, metricsTick } from './scale/stackd-extras.js';
 import { agentSubject } from './supervision/agent-subject.js';
 import { stackdSubject } from './supervision/stackd-subject.js';
@@ -111,10 +116,15 @@ async function measure(
   const made = await make(name, count);
   const { subject } = made;
   try {
+    const cpu = (): number => cpuMs(subject.supervisorPid);
+    const beforeStart = cpu();
     const start = await subject.startAll();
+    const startCpu = cpu() - beforeStart;
     if (start.pids.length !== count) throw new Error(`${name}: not all ${count} started`);
     await settle(start.pids);
+    const beforeRestart = cpu();
     const restart = await subject.restartAll();
+    const restartCpu = cpu() - beforeRestart;
     if (restart.pids.length !== count) throw new Error(`${name}: not all ${count} restarted`);
     await settle(restart.pids);
     await sleep(options.warmupMs);
@@ -127,6 +137,8 @@ async function measure(
       processes: count,
       start_ms: round(start.ms, 1),
       restart_ms: round(restart.ms, 1),
+      start_cpu_ms: startCpu,
+      restart_cpu_ms: restartCpu,
       rss_mib: round(memory.rss / 1024, 1),
       private_mib: round(memory.private / 1024, 1),
       idle_cpu_percent: idle.cpu_percent,
@@ -195,6 +207,7 @@ function scaleFigures(results: ScaleResults): Figure[] {
     if (Number.isFinite(slopes.stackd) && peers.length > 0)
       figures.push(slopeVerdict(`${label}: stackd / best peer`, slopes.stackd, Math.min(...peers)));
   }
+  figures.push(...floorFigures(results));
   const own = at('stackd');
   for (const peer of ['pm2', 'supervisord'] as const) {
     const other = at(peer);
@@ -231,21 +244,74 @@ function scaleFigures(results: ScaleResults): Figure[] {
   return figures;
 }
 
+/**
+ * Per size and floor: its start all and restart all, and stackd's against it. The goal (≤ 1.5×)
+ * is against the bare spawn loop; against the other floors the ratio shows what is left, no goal.
+ */
+function floorFigures(results: ScaleResults): Figure[] {
+  const figures: Figure[] = [];
+  for (const floor of results.floor ?? []) {
+    const count = floor.processes;
+    const name = floorLabel(floor);
+    const own = results.rows.find((row) => row.supervisor === 'stackd' && row.processes === count);
+    for (const [step, label] of [
+      ['start_ms', 'start'],
+      ['restart_ms', 'restart'],
+    ] as const) {
+      figures.push(figure('Scale', `${label} ${count}: ${name}`, round(floor[step], 1), 'ms'));
+      if (own === undefined) continue;
+      const goal =
+        (floor.kind ?? 'spawn') === 'spawn' ? { goal: { op: '<=' as const, limit: 1.5 } } : {};
+      figures.push(
+        figure(
+          'Scale',
+          `${label} ${count}: stackd / ${name}`,
+          ratio(own[step], floor[step]),
+          '×',
+          goal,
+        ),
+      );
+      const cpuField = step === 'start_ms' ? 'start_cpu_ms' : 'restart_cpu_ms';
+      const ownCpu = own[cpuField];
+      const floorCpu = floor[cpuField];
+      if (ownCpu !== undefined && floorCpu !== undefined)
+        figures.push(
+          figure('Scale', `${label} ${count}: stackd / ${name}, CPU`, ratio(ownCpu, floorCpu), '×'),
+        );
+    }
+  }
+  return figures;
+}
+
 /** Run the scale series and write its files. */
 export async function scaleBench(
   options: ScaleBenchOptions,
 ): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
   const loadBefore = loadavg().map((value) => round(value, 2));
   const rows: ScaleRow[] = [];
+  const floor: FloorRow[] = [];
   const dir = resolve(options.outDir);
   mkdirSync(dir, { recursive: true });
-  for (const count of options.sizes)
+  for (const count of options.sizes) {
+    for (const kind of ['spawn', 'launch'] as const) {
+      process.stderr.write(`bench: scale ${kind} floor × ${count}…\n`);
+      floor.push(await measureFloor(kind, count, SLEEP));
+    }
     for (const name of options.supervisors) {
       process.stderr.write(`bench: scale ${name} × ${count}…\n`);
-      rows.push(await measure(name, count, options));
+      const row = await measure(name, count, options);
+      rows.push(row);
+      if (name === 'stackd') {
+        process.stderr.write(`bench: scale spawn floor at ${row.rss_mib} MiB × ${count}…\n`);
+        floor.push(await measureFloor('sized', count, SLEEP, row.rss_mib));
+      }
       // Rows so far survive a later failure (a 1,000-process row can take many minutes).
-      writeFileSync(join(dir, 'scale-partial.json'), `${JSON.stringify(rows, null, 2)}\n`);
+      writeFileSync(
+        join(dir, 'scale-partial.json'),
+        `${JSON.stringify({ rows, floor }, null, 2)}\n`,
+      );
     }
+  }
   const results: ScaleResults = {
     date: new Date().toISOString(),
     load_avg_before: loadBefore,
@@ -253,6 +319,7 @@ export async function scaleBench(
     sizes: options.sizes,
     idle_window_ms: options.idleMs,
     rows,
+    floor,
   };
   writeFileSync(join(dir, 'scale.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(dir, 'scale.md'), `${scaleMarkdown(results)}\n`);

@@ -1,5 +1,6 @@
 /** The scale series' results file, its least-squares slopes and its Markdown table. */
 import { round } from '../lib/stats.js';
+import { floorLabel, type FloorRow } from './spawn-floor-row.js';
 import type { ListCpuFigures, TickFigures } from './stackd-extras.js';
 
 export const SUPERVISORS = ['stackd', 'pm2', 'supervisord'] as const;
@@ -11,6 +12,9 @@ export interface ScaleRow {
   readonly processes: number;
   readonly start_ms: number;
   readonly restart_ms: number;
+  /** The supervisor's own CPU (all its threads) during start all and restart all. */
+  readonly start_cpu_ms?: number;
+  readonly restart_cpu_ms?: number;
   readonly rss_mib: number;
   readonly private_mib: number;
   readonly idle_cpu_percent: number;
@@ -29,6 +33,8 @@ export interface ScaleResults {
   readonly sizes: readonly number[];
   readonly idle_window_ms: number;
   readonly rows: readonly ScaleRow[];
+  /** The spawn floor at each size (absent in results written before it was measured). */
+  readonly floor?: readonly FloorRow[];
 }
 
 type Numeric = 'rss_mib' | 'private_mib' | 'idle_cpu_percent' | 'start_ms' | 'restart_ms';
@@ -62,6 +68,32 @@ export function slope(
 const cell = (value: number, digits = 1): string =>
   Number.isFinite(value) ? String(round(value, digits)) : 'n/a';
 
+/** `ms` with the CPU time beside it when known: `1200 (cpu 800)`. */
+const timed = (ms: number, cpu: number | undefined): string =>
+  cpu === undefined ? cell(ms, 0) : `${cell(ms, 0)} (cpu ${cell(cpu, 0)})`;
+
+/** Start all and restart all against each floor, per size (empty without floor rows). */
+function floorMarkdown(results: ScaleResults): string[] {
+  const floors = results.floor ?? [];
+  if (floors.length === 0) return [];
+  const lines = [
+    '',
+    '| processes | floor | floor start ms | stackd start ms | stackd / floor | floor restart ms | stackd restart ms | stackd / floor |',
+    `|${' --- |'.repeat(8)}`,
+  ];
+  for (const floor of floors) {
+    const own = results.rows.find(
+      (row) => row.supervisor === 'stackd' && row.processes === floor.processes,
+    );
+    const start = own?.start_ms ?? NaN;
+    const restart = own?.restart_ms ?? NaN;
+    lines.push(
+      `| ${floor.processes} | ${floorLabel(floor)} | ${timed(floor.start_ms, floor.start_cpu_ms)} | ${timed(start, own?.start_cpu_ms)} | ${cell(start / floor.start_ms, 2)} | ${timed(floor.restart_ms, floor.restart_cpu_ms)} | ${timed(restart, own?.restart_cpu_ms)} | ${cell(restart / floor.restart_ms, 2)} |`,
+    );
+  }
+  return lines;
+}
+
 /** The scale table of docs/performance.md: supervisors × sizes, then the marginal cost per process. */
 export function scaleMarkdown(results: ScaleResults): string {
   const header =
@@ -87,6 +119,7 @@ export function scaleMarkdown(results: ScaleResults): string {
       `| ${name} | ${cell(rss.value * 1024)} | ${cell(slope(results.rows, name, 'private_mib').value * 1024)} | ${cell(slope(results.rows, name, 'idle_cpu_percent').value * 1000, 3)} | ${cell(slope(results.rows, name, 'start_ms').value, 2)} | ${rss.sizes.join(', ')} |`,
     );
   }
+  lines.push(...floorMarkdown(results));
   const stackd = results.rows.filter((row) => row.supervisor === 'stackd' && row.tick);
   if (stackd.length > 0) {
     lines.push(

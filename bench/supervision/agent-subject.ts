@@ -16,15 +16,16 @@ function nextReply(child: ChildProcess): Promise<AgentReply> {
   });
 }
 
-/** Fork `script COUNT COMMAND_JSON` and wait for its hello. */
+/** Fork `script COUNT COMMAND_JSON ...extra` and wait for its hello. */
 export async function agentSubject(
   label: string,
   script: string,
   count: number,
   command: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
+  extra: readonly string[] = [],
 ): Promise<Subject> {
-  const child = fork(script, [String(count), JSON.stringify(command)], {
+  const child = fork(script, [String(count), JSON.stringify(command), ...extra], {
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -10,8 +10,24 @@ import { serveAgent } from './agent-protocol.js';
 const count = Number(process.argv[2] ?? 50);
 const command = JSON.parse(process.argv[3] ?? '[]') as string[];
 const [program, ...args] = command;
-if (program === undefined) throw new Error('usage: spawn-floor.js COUNT COMMAND_JSON');
+if (program === undefined) throw new Error('usage: spawn-floor.js COUNT COMMAND_JSON [RSS_MIB]');
 let children: ChildProcess[] = [];
+
+/**
+ * Live JS objects held until the loop's RSS reaches `rssMib` (the optional third argument): the
+ * same loop in a process as large as a supervisor under test. libuv forks the parent for every
+ * spawn, and a fork copies the page tables of all the parent's memory, so a larger parent pays
+ * more per spawn for the same work.
+ */
+function growTo(rssMib: number): unknown[] {
+  const ballast: unknown[] = [];
+  while (process.memoryUsage().rss < rssMib * 1024 * 1024)
+    for (let index = 0; index < 10_000; index += 1)
+      ballast.push({ index, text: `ballast ${index}`, list: [index] });
+  return ballast;
+}
+/** Exported so it stays referenced (and resident) for the process's life. */
+export const ballast = growTo(Number(process.argv[4] ?? 0));
 
 function launch(): Promise<ChildProcess> {
   const child = spawn(program as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });

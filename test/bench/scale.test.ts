@@ -81,3 +81,31 @@ test('the plot draws one line per supervisor with data, and the table lists ever
   t.is(table.match(/^\| stackd \| \d+ \|/gm)?.length, 4);
   t.regex(table, /^\| pm2 \| 204\.8 \|/m); // 0.2 MiB per process = 204.8 KiB
 });
+
+test('the floor table compares start all and restart all with the spawn loop at each size', (t) => {
+  const withFloor: ScaleResults = {
+    ...results,
+    floor: [
+      { processes: 50, start_ms: 50, restart_ms: 100 },
+      { kind: 'spawn', processes: 1000, start_ms: 1000, restart_ms: 1500 },
+      {
+        kind: 'launch',
+        processes: 1000,
+        start_ms: 1600,
+        restart_ms: 2000,
+        start_cpu_ms: 900,
+        restart_cpu_ms: 1100,
+      },
+    ],
+  };
+  const table = scaleMarkdown(withFloor);
+  // stackd's rows start 2 ms and restart 3 ms per process: 2× and 1.5× the spawn floor at 50,
+  // 2× at 1,000; 1.25× and 1.5× the launch floor at 1,000.
+  t.regex(table, /^\| 50 \| spawn floor \| 50 \| 100 \| 2 \| 100 \| 150 \| 1\.5 \|$/m);
+  t.regex(table, /^\| 1000 \| spawn floor \| 1000 \| 2000 \| 2 \| 1500 \| 3000 \| 2 \|$/m);
+  t.regex(
+    table,
+    /^\| 1000 \| launch floor \| 1600 \(cpu 900\) \| 2000 \| 1\.25 \| 2000 \(cpu 1100\) \| 3000 \| 1\.5 \|$/m,
+  );
+  t.notRegex(scaleMarkdown(results), /floor start/);
+});

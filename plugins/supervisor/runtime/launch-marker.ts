@@ -66,13 +66,50 @@ function markerIn(environ: Buffer, length: number): string | undefined {
   return undefined;
 }
 
+/**
+ * One scan's marked processes, sorted by marker: the processes of every marker beginning with a
+ * prefix sit together, found by a binary search. Every stop of a wave asks the shared scan for
+ * its own launch; walking the whole table per question was O(n) each and O(n²) per wave (with
+ * 200 restarts, a third of everything the host allocated in the wave).
+ */
+interface MarkerScan {
+  readonly markers: readonly string[];
+  readonly pids: readonly number[];
+}
+
+function sortedScan(found: Map<number, string>): MarkerScan {
+  const order = [...found].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { markers: order.map(([, marker]) => marker), pids: order.map(([pid]) => pid) };
+}
+
+/** Call `each` for every process of `scan` whose marker begins with `prefix`. */
+function withPrefix(
+  scan: MarkerScan,
+  prefix: string,
+  each: (pid: number, marker: string) => void,
+): void {
+  const { markers, pids } = scan;
+  let low = 0;
+  let high = markers.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((markers[middle] ?? '') < prefix) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low; index < markers.length; index += 1) {
+    const marker = markers[index] ?? '';
+    if (!marker.startsWith(prefix)) break;
+    each(pids[index] ?? 0, marker);
+  }
+}
+
 /** Every process (not this one) whose start environment carries a marker, with the marker. */
-async function scanMarkers(): Promise<Map<number, string>> {
+async function scanMarkers(): Promise<MarkerScan> {
   let names: string[];
   try {
     names = readdirSync('/proc');
   } catch {
-    return new Map();
+    return sortedScan(new Map());
   }
   const found = new Map<number, string>();
   let sinceYield = 0;
@@ -87,18 +124,18 @@ async function scanMarkers(): Promise<Map<number, string>> {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  return found;
+  return sortedScan(found);
 }
 
-let running: Promise<Map<number, string>> | undefined;
-let following: Promise<Map<number, string>> | undefined;
+let running: Promise<MarkerScan> | undefined;
+let following: Promise<MarkerScan> | undefined;
 
 /**
  * A scan that began after this call: requests arriving while one runs share the next one, so
  * a wave of 50 stops costs two scans, not fifty, and none misses a process started before it
  * asked.
  */
-function freshScan(): Promise<Map<number, string>> {
+function freshScan(): Promise<MarkerScan> {
   if (running === undefined) {
     running = scanMarkers().finally(() => (running = undefined));
     return running;
@@ -115,7 +152,7 @@ function freshScan(): Promise<Map<number, string>> {
 /** Pids (not ours) whose start environment carries a marker beginning with `prefix`. */
 export async function markedProcesses(prefix: string): Promise<number[]> {
   const found: number[] = [];
-  for (const [pid, marker] of await freshScan()) if (marker.startsWith(prefix)) found.push(pid);
+  withPrefix(await freshScan(), prefix, (pid) => found.push(pid));
   return found;
 }
 
@@ -128,7 +165,6 @@ export function markerOf(pid: number): string | undefined {
 /** Marked processes (not ours) with their markers, for markers beginning with `prefix`. */
 export async function markedProcessesWithMarkers(prefix: string): Promise<Map<number, string>> {
   const found = new Map<number, string>();
-  for (const [pid, marker] of await freshScan())
-    if (marker.startsWith(prefix)) found.set(pid, marker);
+  withPrefix(await freshScan(), prefix, (pid, marker) => found.set(pid, marker));
   return found;
 }

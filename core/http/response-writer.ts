@@ -1,20 +1,11 @@
 /**
  * Write responses to uWS: every write after an await is corked (one syscall, and uWS requires it
  * outside its own callbacks), nothing is written after abort, and streamed bodies respect
- * backpressure through `onWritable`. Bodies larger than a piece are written a piece per turn of
- * the event loop, with their content-length, so one large reply never holds the loop.
+ * backpressure through `onWritable`.
  */
 import { STATUS_CODES } from 'node:http';
-import { setImmediate } from 'node:timers/promises';
 import type { BodyParts } from '../../sdk/http.js';
 import { joinParts } from './body-parts.js';
-import {
-  bodyBytes,
-  borrowPieceBuffer,
-  PIECE_BYTES,
-  PieceReader,
-  returnPieceBuffer,
-} from './body-pieces.js';
 import type { ResponseState } from './response-state.js';
 
 /** A fully formed response. */
@@ -46,9 +37,6 @@ export async function writeResponse(
   if (state.finished) return false;
   const { body } = response;
   if (typeof body === 'string' || body instanceof Uint8Array || isParts(body)) {
-    const size = bodyBytes(body);
-    if (size > PIECE_BYTES && response.closeConnection !== true)
-      return writeInPieces(state, response, body, size);
     state.res.cork(() => {
       writeHead(state, response);
       // uWS copies the bytes during `end`, so joined parts may share one buffer.
@@ -73,59 +61,6 @@ function writeHead(state: ResponseState, response: OutgoingResponse): void {
   for (const [name, value] of Object.entries(response.headers)) {
     for (const line of typeof value === 'string' ? [value] : value)
       state.res.writeHeader(name, line);
-  }
-}
-
-/**
- * A known-size body a piece per turn: `tryEnd` with the total size sends each piece under one
- * content-length; when the socket is full, what uWS did not take is sent again once writable.
- */
-async function writeInPieces(
-  state: ResponseState,
-  response: OutgoingResponse,
-  body: string | Uint8Array | BodyParts,
-  size: number,
-): Promise<boolean> {
-  const reader = new PieceReader(body);
-  const buffer = borrowPieceBuffer();
-  let headWritten = false;
-  try {
-    while (!state.finished) {
-      let piece = buffer.subarray(0, reader.fill(buffer));
-      if (piece.byteLength === 0) {
-        // The parts held fewer bytes than counted (cannot happen with immutable parts): cut.
-        state.res.cork(() => state.res.close());
-        state.finish();
-        return false;
-      }
-      for (;;) {
-        let ok = false;
-        let responded = false;
-        let taken = 0;
-        state.res.cork(() => {
-          if (!headWritten) {
-            writeHead(state, response);
-            headWritten = true;
-          }
-          const before = state.res.getWriteOffset();
-          [ok, responded] = state.res.tryEnd(piece, size);
-          // After the last piece went out the response must not be touched again.
-          if (!responded) taken = state.res.getWriteOffset() - before;
-        });
-        if (responded) {
-          state.finish();
-          return true;
-        }
-        if (ok) break;
-        piece = piece.subarray(taken);
-        await waitWritable(state);
-        if (state.finished) return false;
-      }
-      await setImmediate();
-    }
-    return false;
-  } finally {
-    returnPieceBuffer(buffer);
   }
 }
 

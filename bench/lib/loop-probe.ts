@@ -16,11 +16,46 @@ export interface LoopDelay {
   readonly p99_ms: number;
   readonly mean_ms: number;
   readonly samples: number;
+  /**
+   * The most CPU time the host's process used between two turns of the probe's own 1 ms timer:
+   * the longest block as the host's work alone, without the time a runnable process waits for a
+   * core on a loaded machine (which `max_ms` includes). Process-wide, so a GC helper or the
+   * thread pool working meanwhile counts too: an upper bound of the main thread's part.
+   */
+  readonly max_cpu_ms: number;
+}
+
+/** Tracks the CPU time between turns of a 1 ms timer while enabled. */
+class CpuBetweenTurns {
+  private timer: NodeJS.Timeout | undefined;
+  private last = 0;
+  max = 0;
+
+  enable(): void {
+    this.max = 0;
+    this.last = cpuMs();
+    this.timer = setInterval(() => {
+      const now = cpuMs();
+      this.max = Math.max(this.max, now - this.last);
+      this.last = now;
+    }, 1);
+  }
+
+  disable(): void {
+    clearInterval(this.timer);
+    this.max = Math.max(this.max, cpuMs() - this.last);
+  }
+}
+
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
 const dir = process.env.STACKD_BENCH_LOOP_DIR;
 if (dir !== undefined && dir !== '') {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
+  const cpu = new CpuBetweenTurns();
   let handled = '';
   const onCommand = (): void => {
     let command: string;
@@ -35,14 +70,17 @@ if (dir !== undefined && dir !== '') {
     if (verb === 'start') {
       histogram.reset();
       histogram.enable();
+      cpu.enable();
       writeAtomically(join(dir, `started-${id}`), '');
     } else if (verb === 'stop') {
       histogram.disable();
+      cpu.disable();
       const result: LoopDelay = {
         max_ms: histogram.max / 1e6,
         p99_ms: histogram.percentile(99) / 1e6,
         mean_ms: histogram.mean / 1e6,
         samples: histogram.count,
+        max_cpu_ms: cpu.max,
       };
       writeAtomically(join(dir, `result-${id}.json`), JSON.stringify(result));
     }

@@ -5,6 +5,7 @@
 import type { Logger } from '../../../sdk/index.js';
 import type { MetricsSnapshotView } from '../../../sdk/contracts/metrics-feed.js';
 import type { MetricsHistoryStore, RetentionPolicy } from './history-store.js';
+import { encodeSnapshotInTurns } from './snapshot-encoding.js';
 
 /** Pruning runs at most this often, and whenever the store grows past its size limit. */
 export const PRUNE_EVERY_MS = 5 * 60_000;
@@ -17,6 +18,7 @@ export class HistoryRecorder {
   private lastRecorded: string | undefined;
   private lastPruned = Number.NEGATIVE_INFINITY;
   private lastFlushed: number | undefined;
+  private closed = false;
 
   constructor(
     private readonly store: MetricsHistoryStore,
@@ -32,15 +34,30 @@ export class HistoryRecorder {
 
   /**
    * Store `snapshot` unless it was stored already (no new tick since); write the pending ones
-   * when a batch is due, prune when due.
+   * when a batch is due, prune when due. The snapshot is encoded in turns of the event loop first
+   * (a thousand processes make ~290 KB of JSON), so this resolves a few turns later.
    */
-  record(snapshot: MetricsSnapshotView | null, now = Date.now()): boolean {
+  async record(snapshot: MetricsSnapshotView | null, now = Date.now()): Promise<boolean> {
+    // Nobody awaits this on the tick's path: a failure is logged, never an unhandled rejection.
+    try {
+      return await this.recordOrThrow(snapshot, now);
+    } catch (error) {
+      this.logger.warn(`metrics history: snapshot not stored: ${String(error)}`);
+      return false;
+    }
+  }
+
+  private async recordOrThrow(snapshot: MetricsSnapshotView | null, now: number): Promise<boolean> {
     let stored = false;
     if (snapshot !== null && snapshot.timestamp !== this.lastRecorded) {
-      this.store.append(snapshot);
       this.lastRecorded = snapshot.timestamp;
+      const encoded = await encodeSnapshotInTurns(snapshot);
+      // The plugin stopped (or history was turned off) while this snapshot was being encoded.
+      if (this.closed) return false;
+      this.store.appendEncoded(snapshot.timestamp, encoded);
       stored = true;
     }
+    if (this.closed) return stored;
     // The first snapshot is written at once: a fresh store shows history right away.
     if (this.lastFlushed === undefined || now - this.lastFlushed >= FLUSH_EVERY_MS) {
       this.lastFlushed = now;
@@ -54,8 +71,9 @@ export class HistoryRecorder {
     return stored;
   }
 
-  /** Write whatever is pending (before the database closes). */
+  /** Write whatever is pending and record nothing more (the database closes next). */
   flush(): void {
+    this.closed = true;
     this.store.flush();
   }
 }

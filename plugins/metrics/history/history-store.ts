@@ -2,13 +2,14 @@
  * Stored snapshots in SQLite: each row keeps the whole snapshot (deflated JSON, for history
  * reads) and its compact series numbers (for series reads). Retention by age and by stored size.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { Database } from '../../../sdk/index.js';
 import type {
   MetricsHistoryPage,
   MetricsSnapshotView,
 } from '../../../sdk/contracts/metrics-feed.js';
-import { toSeriesRow, type SeriesRow } from './series-row.js';
+import type { SeriesRow } from './series-row.js';
+import { encodeSnapshot, type EncodedSnapshot } from './snapshot-encoding.js';
 
 /** A history read window (epoch milliseconds). */
 export interface HistoryWindow {
@@ -33,12 +34,6 @@ CREATE TABLE IF NOT EXISTS metrics_snapshots (
 /** Rows deleted per statement when pruning by size (keeps each transaction short). */
 const PRUNE_BATCH = 1000;
 
-interface PendingRow {
-  readonly payload: Uint8Array;
-  readonly series: string;
-  readonly size: number;
-}
-
 /**
  * The SQLite snapshot store. Calls are synchronous (node-sqlite3-wasm). Appended snapshots wait
  * in memory until {@link flush} writes them in one transaction: each commit costs two fsyncs and
@@ -47,7 +42,7 @@ interface PendingRow {
  */
 export class MetricsHistoryStore {
   private storedBytes: number;
-  private readonly pending = new Map<number, PendingRow>();
+  private readonly pending = new Map<number, EncodedSnapshot>();
   private pendingBytes = 0;
 
   constructor(private readonly db: Database) {
@@ -57,12 +52,14 @@ export class MetricsHistoryStore {
 
   /** Keep a snapshot for the next flush (a second one with the same timestamp replaces the first). */
   append(snapshot: MetricsSnapshotView): void {
-    const at = Date.parse(snapshot.timestamp);
-    const payload = new Uint8Array(deflateRawSync(JSON.stringify(snapshot)));
-    const series = JSON.stringify(toSeriesRow(snapshot));
-    const size = payload.byteLength + Buffer.byteLength(series);
-    this.pendingBytes += size - (this.pending.get(at)?.size ?? 0);
-    this.pending.set(at, { payload, series, size });
+    this.appendEncoded(snapshot.timestamp, encodeSnapshot(snapshot));
+  }
+
+  /** Keep a snapshot encoded beforehand (see `encodeSnapshotInTurns`) for the next flush. */
+  appendEncoded(timestamp: string, row: EncodedSnapshot): void {
+    const at = Date.parse(timestamp);
+    this.pendingBytes += row.size - (this.pending.get(at)?.size ?? 0);
+    this.pending.set(at, row);
   }
 
   /** Snapshots appended and not written yet. */

@@ -65,21 +65,21 @@ test('retention: the oldest rows go until the store is under its size limit', (t
   t.is(store.trackedBytes, after.stored_bytes);
 });
 
-test('recorder: stores each new snapshot once and prunes on its own schedule', (t) => {
+test('recorder: stores each new snapshot once and prunes on its own schedule', async (t) => {
   const store = openStore();
   const logs: string[] = [];
   const logger = { debug: (message: string) => logs.push(message) } as unknown as Logger;
   const recorder = new HistoryRecorder(store, { maxAgeMs: 60_000, maxBytes: 1e12 }, logger);
   const old = snapshotAt(BASE);
-  t.true(recorder.record(old, BASE));
-  t.false(recorder.record(old, BASE + 1000), 'the same tick is not stored twice');
-  t.false(recorder.record(null, BASE + 1000));
-  t.true(recorder.record(snapshotAt(BASE + 400_000), BASE + 400_000));
+  t.true(await recorder.record(old, BASE));
+  t.false(await recorder.record(old, BASE + 1000), 'the same tick is not stored twice');
+  t.false(await recorder.record(null, BASE + 1000));
+  t.true(await recorder.record(snapshotAt(BASE + 400_000), BASE + 400_000));
   t.is(store.stats().samples, 1, 'the prune after five minutes removed the expired row');
   t.deepEqual(logs, ['metrics history: pruned 1 snapshots']);
 });
 
-test('recorder: writes snapshots in batches at most once a minute; reads and flush see them all', (t) => {
+test('recorder: writes snapshots in batches at most once a minute; reads and flush see them all', async (t) => {
   const file = join(tempDir('stackd-metrics-'), 'h.sqlite');
   const store = new MetricsHistoryStore(openSqlite(file));
   const onDisk = openSqlite(file);
@@ -87,18 +87,18 @@ test('recorder: writes snapshots in batches at most once a minute; reads and flu
     Number(onDisk.get<{ n: number }>('SELECT COUNT(*) AS n FROM metrics_snapshots')?.n);
   const logger = { debug: () => undefined } as unknown as Logger;
   const recorder = new HistoryRecorder(store, { maxAgeMs: 1e12, maxBytes: 1e12 }, logger);
-  recorder.record(snapshotAt(BASE), BASE);
+  await recorder.record(snapshotAt(BASE), BASE);
   t.is(written(), 1, 'the first snapshot is written at once');
   for (const offset of [15_000, 30_000, 45_000])
-    recorder.record(snapshotAt(BASE + offset), BASE + offset);
+    await recorder.record(snapshotAt(BASE + offset), BASE + offset);
   t.is(written(), 1, 'three snapshots within the minute wait in memory');
   t.is(store.pendingCount, 3);
   const tracked = store.trackedBytes;
   t.is(store.stats().stored_bytes, tracked, 'pending bytes count in the tracked size');
   t.is(written(), 4, 'a read flushes first');
-  recorder.record(snapshotAt(BASE + 60_000), BASE + 60_000);
+  await recorder.record(snapshotAt(BASE + 60_000), BASE + 60_000);
   t.is(written(), 5, 'a minute after the last batch the next one is written');
-  recorder.record(snapshotAt(BASE + 75_000), BASE + 75_000);
+  await recorder.record(snapshotAt(BASE + 75_000), BASE + 75_000);
   t.is(written(), 5);
   recorder.flush();
   t.is(written(), 6, 'flush (the plugin stopping) writes the rest');

@@ -78,7 +78,7 @@ const AREAS: Record<string, () => Promise<AreaResult>> = {
         sizes: quick ? [10, 50] : [10, 50, 200, 1000],
         idleMs: quick ? 10_000 : 30_000,
         warmupMs: quick ? 3000 : 15_000,
-        supervisors: ['stackd', 'pm2', 'supervisord'],
+        supervisors: ['stackd', 'pm2', 'supervisord', 'floor'],
         rounds: quick ? 3 : 5,
         outDir: 'bench/results',
       }),

@@ -1,7 +1,8 @@
 /**
  * How cost grows with the size of the stack: stackd (every plugin), pm2 (its daemon; PM2_HOME in
  * a temp dir) and supervisord (a private one, see supervisord-subject) each supervising 10, 50,
- * 200 and 1,000 `sleep` processes, all in the same run. Per supervisor and size: RSS and private
+ * 200 and 1,000 `sleep` processes, all in the same run, beside the floor: a bare Node process
+ * holding the children as stackd does and nothing else (scale/held-floor.ts). Per supervisor and size: RSS and private
  * memory (smaps_rollup), idle CPU over a window after a warm-up, start all and restart all until
  * every process runs, the list call; for stackd also the metrics tick, the /ws/metrics frame and
  * the list's CPU per request beside Fastify. Marginal cost per process is the least-squares
@@ -78,7 +79,8 @@ export function scaleOptions(defaults: ScaleBenchOptions): ScaleBenchOptions {
 
 interface Made {
   readonly subject: Subject;
-  readonly target: ListTarget;
+  /** `none`: the floor, which has no list call. */
+  readonly target: ListTarget | { readonly kind: 'none' };
   readonly url?: string;
   cleanup?(): void;
 }
@@ -88,6 +90,11 @@ async function make(name: SupervisorName, count: number): Promise<Made> {
     const subject = await stackdSubject('stackd', count, SLEEP);
     const url = subject.url;
     return { subject, url, target: { kind: 'stackd', url } };
+  }
+  if (name === 'floor') {
+    const script = join(BENCH_DIR, 'scale', 'held-floor.js');
+    const subject = await agentSubject('node floor', script, count, SLEEP);
+    return { subject, target: { kind: 'none' } };
   }
   if (name === 'pm2') {
     const home = mkdtempSync(join(tmpdir(), 'stackd-bench-pm2-'));
@@ -131,7 +138,10 @@ async function measure(
     const idle = await sampleIdle(subject.supervisorPid, options.idleMs);
     const memory = smapsKiB(subject.supervisorPid);
     const cli = name !== 'stackd';
-    const list = await measureList(subject.supervisorPid, listCall(made.target), cli ? 5 : 50);
+    const list =
+      made.target.kind === 'none'
+        ? { p50_ms: Number.NaN, p99_ms: Number.NaN, supervisor_cpu_ms_per_call: Number.NaN }
+        : await measureList(subject.supervisorPid, listCall(made.target), cli ? 5 : 50);
     const row: ScaleRow = {
       supervisor: name,
       processes: count,

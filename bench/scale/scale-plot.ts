@@ -13,6 +13,7 @@ const COLORS: Record<string, string> = {
   stackd: '#1f77b4',
   pm2: '#d62728',
   supervisord: '#2ca02c',
+  floor: '#7f7f7f',
 };
 
 const escape = (text: string): string =>

@@ -3,10 +3,14 @@ import { round } from '../lib/stats.js';
 import { floorLabel, type FloorRow } from './spawn-floor-row.js';
 import type { ListCpuFigures, TickFigures } from './stackd-extras.js';
 
-export const SUPERVISORS = ['stackd', 'pm2', 'supervisord'] as const;
+/**
+ * `floor` is not a supervisor: a bare Node process holding the children as stackd does and
+ * nothing else (held-floor.ts), what any Node supervisor pays per process at least.
+ */
+export const SUPERVISORS = ['stackd', 'pm2', 'supervisord', 'floor'] as const;
 export type SupervisorName = (typeof SUPERVISORS)[number];
 
-/** One supervisor at one size. */
+/** One supervisor at one size (the floor has no list call: its list figures are NaN). */
 export interface ScaleRow {
   readonly supervisor: SupervisorName;
   readonly processes: number;

@@ -151,16 +151,41 @@ function healthPorts(own: JsonRecord, block: JsonRecord): number[] {
   return ports as number[];
 }
 
+/** The last host environment copied, shared by every spec made while it stays the same. */
+let hostEnvCopy: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The host environment as one frozen object for all specs: each spec lives as long as its launch,
+ * and a copy per spec (with fresh strings: every read of `process.env` makes new ones) cost a few
+ * KiB per supervised process. Compared, not copied, while nothing changed.
+ */
+function sharedHostEnv(
+  hostEnv: Readonly<Record<string, string | undefined>>,
+): Readonly<Record<string, string>> {
+  let count = 0;
+  let same = true;
+  for (const name in hostEnv) {
+    const value = hostEnv[name];
+    if (value === undefined) continue;
+    count += 1;
+    if (same && hostEnvCopy[name] !== value) same = false;
+  }
+  if (same && count === Object.keys(hostEnvCopy).length) return hostEnvCopy;
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(hostEnv)) if (value !== undefined) env[name] = value;
+  hostEnvCopy = Object.freeze(env);
+  return hostEnvCopy;
+}
+
 function mergedEnv(
   block: JsonRecord,
   context: SpecContext,
   values: JsonRecord,
-): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(context.hostEnv))
-    if (value !== undefined) env[name] = value;
-  if (block.env === undefined || block.env === null) return env;
+): Readonly<Record<string, string>> {
+  const shared = sharedHostEnv(context.hostEnv);
+  if (block.env === undefined || block.env === null) return shared;
   if (!isJsonRecord(block.env)) throw new ProcessSpecError('env must be an object of strings');
+  const env: Record<string, string> = { ...shared };
   for (const [name, value] of Object.entries(block.env)) {
     if (value === null || value === undefined) continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')

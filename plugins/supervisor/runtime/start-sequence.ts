@@ -53,6 +53,14 @@ export interface StartSequenceHooks {
   onLaunched(process: LaunchedProcess): void;
 }
 
+/**
+ * The start check's outcomes as module functions, not arrows inside the sequence: a reaction on
+ * `process.exited` lives as long as the process, and an arrow there would keep the sequence's
+ * whole scope (its hooks, the runner's start closures, the abort controller) alive with it.
+ */
+const exitedFirst = (): 'exited' => 'exited';
+const abortedFirst = (): 'aborted' => 'aborted';
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -86,8 +94,8 @@ export async function runStartSequence(
   await hooks.recordLaunch(process);
   hooks.onLaunched(process);
   const check = await Promise.race([
-    process.exited.then(() => 'exited' as const),
-    sleep(hooks.startCheckMs, 'up' as const, { signal }).catch(() => 'aborted' as const),
+    process.exited.then(exitedFirst),
+    sleep(hooks.startCheckMs, 'up' as const, { signal }).catch(abortedFirst),
   ]);
   if (check === 'up') return { kind: 'up', process };
   if (check === 'aborted') return { kind: 'cancelled', launched: true };

@@ -26,18 +26,21 @@ export class LogWriters {
   open(spec: ProcessSpec): OutputSink | null {
     const file = spec.logFile;
     if (file === null) return null;
-    const key = `${spec.processName}\u0000${file}`;
+    // Not `spec` in the closure below: the writer lives as long as the host, and would keep the
+    // first launch's whole spec (its environment copy included) beside every later one.
+    const { processName } = spec;
+    const key = `${processName}\u0000${file}`;
     let writer = this.writers.get(key);
     if (writer === undefined) {
       writer = new ProcessLogWriter({
         file,
         maxBytes: this.settings.maxBytes,
         keep: this.settings.keep,
-        processName: spec.processName,
+        processName,
         bus: this.bus,
         scrubber: this.scrubber,
         onError: (error) =>
-          this.logger.warn(`log file ${file} of ${spec.processName}: ${String(error)}`),
+          this.logger.warn(`log file ${file} of ${processName}: ${String(error)}`),
       });
       this.writers.set(key, writer);
     }

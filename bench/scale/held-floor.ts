@@ -1,0 +1,122 @@
+/**
+ * The memory floor of the scale series: a bare Node process holding N children the way stackd's
+ * supervisor holds each one, and nothing else — no API, no plugins, no log files, no metrics.
+ * Per child, with stackd's own modules: an output FIFO pair made ahead in batches (the host reads
+ * one end of each through a net.Socket, the child holds the other), the launch's cgroup (one
+ * directory per hierarchy, the `sh` wrapper writing the pid into each `cgroup.procs` before it
+ * execs the program), its own process group (`detached`), and the exit watch (the ChildProcess's
+ * `exit` event). Output read is dropped. Restart: SIGTERM to the group, the exit, the cgroup
+ * emptied and removed, the FIFOs removed, a new launch — all children at once, like the bench's
+ * restart-all. It runs with the host's V8 settings and, like the host, collects once after a wave
+ * of launches (heap-trim.ts), so it differs from stackd only in the work it leaves out. Served as
+ * a bench agent (agent-protocol.ts).
+ */
+import '../../host/v8-settings.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  childOutput,
+  removeFifos,
+  type FifoPaths,
+} from '../../plugins/supervisor/adoption/output-fifo.js';
+import {
+  detectCgroups,
+  type CgroupLayout,
+} from '../../plugins/supervisor/cgroups/cgroup-detect.js';
+import { wrappedArgv } from '../../plugins/supervisor/cgroups/cgroup-wrapper.js';
+import {
+  killLaunchCgroup,
+  launchCgroupOf,
+  removeLaunchCgroup,
+  type LaunchCgroup,
+} from '../../plugins/supervisor/cgroups/launch-cgroup.js';
+import { HeapTrim } from '../../plugins/supervisor/runtime/heap-trim.js';
+import { serveAgent } from '../supervision/agent-protocol.js';
+
+const count = Number(process.argv[2] ?? 50);
+const command = JSON.parse(process.argv[3] ?? '[]') as string[];
+if (command.length === 0) throw new Error('usage: held-floor.js COUNT COMMAND_JSON');
+const fifoDir = join(tmpdir(), `stackd-bench-floor-${process.pid}`);
+
+interface Held {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly cgroup: LaunchCgroup | null;
+  readonly fifos: FifoPaths | null;
+  readonly exited: Promise<void>;
+}
+
+let layout: CgroupLayout = { kind: 'none', why: 'not detected' };
+let held: Held[] = [];
+let launches = 0;
+const trim = new HeapTrim();
+
+function bases(): string[] {
+  if (layout.kind === 'v2') return [layout.base];
+  return layout.kind === 'v1' ? [...new Set(Object.values(layout.bases))] : [];
+}
+
+async function detect(): Promise<void> {
+  const [mounts, selfCgroup] = await Promise.all([
+    readFile('/proc/self/mounts', 'utf8').catch(() => ''),
+    readFile('/proc/self/cgroup', 'utf8').catch(() => ''),
+  ]);
+  layout = await detectCgroups({ mounts, selfCgroup, dirName: `stackd-floor-${process.pid}` });
+  await Promise.all(bases().map((base) => mkdir(base, { recursive: true })));
+}
+
+async function launchOne(): Promise<Held> {
+  const cgroup = launchCgroupOf(layout, `floor-${(launches += 1)}`);
+  if (cgroup !== null) await Promise.all(cgroup.dirs.map((dir) => mkdir(dir)));
+  const output = await childOutput(fifoDir);
+  const [file = '', ...args] = cgroup === null ? command : wrappedArgv(cgroup.procsFiles, command);
+  const child = spawn(file, args, { detached: true, stdio: output.stdio });
+  output.follow(child, () => undefined);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  trim.launched();
+  const fifos = output.spawned(child.pid);
+  return { child, pid: child.pid ?? Number.NaN, cgroup, fifos, exited };
+}
+
+async function stopOne(entry: Held): Promise<void> {
+  if (entry.child.exitCode === null && entry.child.signalCode === null) {
+    try {
+      process.kill(-entry.pid, 'SIGTERM');
+    } catch {
+      /* gone already */
+    }
+    await entry.exited;
+  }
+  if (entry.cgroup !== null) {
+    await killLaunchCgroup(entry.cgroup);
+    await removeLaunchCgroup(entry.cgroup);
+  }
+  if (entry.fifos !== null) removeFifos(entry.fifos);
+}
+
+serveAgent(process.pid, async ({ cmd }) => {
+  const start = performance.now();
+  if (cmd === 'start') {
+    await detect();
+    held = await Promise.all(Array.from({ length: count }, launchOne));
+  } else if (cmd === 'restart') {
+    held = await Promise.all(held.map(async (entry) => (await stopOne(entry), launchOne())));
+  } else {
+    await Promise.all(held.map(stopOne));
+    held = [];
+    await Promise.all(bases().map((base) => rmdir(base).catch(() => undefined)));
+    await rm(fifoDir, { recursive: true, force: true });
+  }
+  return {
+    ok: true,
+    ms: performance.now() - start,
+    pids: held.map((entry) => entry.pid),
+    supervisor_pid: process.pid,
+  };
+});

@@ -6,7 +6,7 @@
  *
  * Throughput on two shared cores swings by a third between 10 s windows, so the verdicts read
  * each server's CPU time per request instead: utime + stime from /proc/<pid>/stat over the
- * requests of its run (hundreds of thousands, so the 10 ms clock tick is lost in the count),
+ * requests of its run (tens of thousands or more, so the 10 ms clock tick is lost in the count);
  * a server that gets less of a core serves fewer requests but spends the same per request.
  * The throughput goals translate directly: "≥ 0.8× the floor's req/s" is "≤ 1.25× the floor's
  * CPU per request", "≥ 2× Fastify's req/s" is "≤ 0.5× Fastify's CPU per request". A ratio

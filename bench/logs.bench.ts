@@ -8,12 +8,23 @@
  * thread, from /proc/<pid>/task/<tid>/schedstat) plus the bench client's (its receive and JSON
  * parse, from process.cpuUsage), per request, in rounds. On a machine with a core free for each
  * end that is the latency less the loopback's waits, so "p50 < 5 ms" becomes "host + client CPU
- * per request < 5 ms".
+ * per request < 5 ms". Beside it, the floor of that figure: a bare uWS server answering the same
+ * tail as an object it stringifies per request (the escaping every server of this answer pays,
+ * without reading the file), measured the same way.
  */
-import { appendFileSync, mkdtempSync, openSync, closeSync, rmSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { BENCH_DIR, startReadyChild } from './lib/children.js';
 import { startBenchHost, stopHost } from './lib/host.js';
 import { cpuPreciseMs } from './lib/proc-sample.js';
 import { figure, type Figure } from './lib/report.js';
@@ -53,6 +64,46 @@ interface Chunk {
   file_id: string | null;
   chunk: string;
   reset: boolean;
+}
+
+/**
+ * Server + client CPU per request of a bare uWS server answering `body` (stringified per
+ * request), `requests` sequential requests in {@link CPU_ROUNDS} rounds.
+ */
+async function tailFloor(dir: string, body: Chunk, requests: number): Promise<Rounds> {
+  const bodies = join(dir, 'tail-body.json');
+  writeFileSync(bodies, JSON.stringify({ '/logs': body }));
+  const floor = await startReadyChild(
+    join(BENCH_DIR, 'servers', 'uws-floor.js'),
+    [bodies],
+    /listening (\d+)/,
+    { label: 'uws tail floor' },
+  );
+  const pool = new Pool(`http://127.0.0.1:${floor.ready}`, { connections: 1 });
+  try {
+    const get = async (): Promise<void> => {
+      const response = await pool.request({ method: 'GET', path: '/logs' });
+      const answer = (await response.body.json()) as Chunk;
+      if (answer.chunk.length !== body.chunk.length) throw new Error('the floor lost the tail');
+    };
+    for (let warm = 0; warm < 10; warm += 1) await get();
+    const perRound = Math.ceil(requests / CPU_ROUNDS);
+    const both: number[] = [];
+    for (let done = 0; done < requests; done += perRound) {
+      const count = Math.min(perRound, requests - done);
+      const serverBefore = cpuPreciseMs(floor.pid);
+      const clientBefore = process.cpuUsage();
+      for (let index = 0; index < count; index += 1) await get();
+      const client = process.cpuUsage(clientBefore);
+      both.push(
+        (cpuPreciseMs(floor.pid) - serverBefore + (client.user + client.system) / 1000) / count,
+      );
+    }
+    return rounds(both);
+  } finally {
+    await pool.close();
+    await floor.stop();
+  }
 }
 
 /** Run the logs benchmark. */
@@ -118,6 +169,7 @@ export async function logsBench(
       (body) => body.reset && body.chunk.length > 100_000,
     );
     let last = (await get('')).body;
+    const floor = await tailFloor(dir, last, options.requests);
     const line = `2025-01-01T12:00:00.000Z INFO [sonarr] appended line for the cursor benchmark\n`;
     const appended = await series(
       async () => {
@@ -149,6 +201,15 @@ export async function logsBench(
         op: '<',
         limit: 5,
       }),
+      figure(
+        area,
+        'tail floor (bare uWS): server + client CPU per request',
+        round(floor.median, 3),
+        'ms',
+        {
+          note: `spread ${round(floor.spread * 100, 1)} % over ${CPU_ROUNDS} rounds; the same answer stringified per request, no file read`,
+        },
+      ),
       figure(area, 'cursor read, ~1 KiB new, p50', appended.p50, 'ms'),
       figure(area, 'cursor read, ~1 KiB new, p99', appended.p99, 'ms'),
       figure(area, 'cursor read, nothing new, p50', idle.p50, 'ms'),
@@ -160,6 +221,7 @@ export async function logsBench(
         options,
         file_create_ms: Math.round(createMs),
         tail,
+        tail_floor_cpu_ms: floor,
         cursor_appended: appended,
         cursor_idle: idle,
       },

@@ -34,6 +34,7 @@ import {
   type ScaleRow,
   type SupervisorName,
 } from './scale/scale-results.js';
+import { apiCalls } from './scale/api-calls.js';
 import { floorLabel, measureFloor, type FloorRow } from './scale/spawn-floor-row.js';
 import { listCpu, metricsTick } from './scale/stackd-extras.js';
 import { agentSubject } from './supervision/agent-subject.js';
@@ -42,6 +43,8 @@ import type { Subject } from './supervision/subject.js';
 import { supervisordSubject } from './supervision/supervisord-subject.js';
 
 const SLEEP: readonly string[] = ['sleep', '86400'];
+/** Calls of each GET route after the idle window (the p99 of 100 is the second slowest). */
+const API_CALLS = 100;
 
 /** Settings of the scale series. */
 export interface ScaleBenchOptions {
@@ -157,6 +160,8 @@ async function measure(
       list_supervisor_cpu_ms: list.supervisor_cpu_ms_per_call,
     };
     if (made.url === undefined) return row;
+    // Right after the idle window: every API call, one at a time, on the otherwise idle host.
+    const api = await apiCalls(made.url, API_CALLS);
     const pid = subject.supervisorPid;
     const tick = await metricsTick(
       made.url,
@@ -170,7 +175,7 @@ async function measure(
       count: requests,
       rounds: options.rounds,
     });
-    return { ...row, tick, list_cpu: listCpuFigures };
+    return { ...row, api, tick, list_cpu: listCpuFigures };
   } finally {
     await subject.close();
     made.cleanup?.();
@@ -249,6 +254,13 @@ function scaleFigures(results: ScaleResults): Figure[] {
     figures.push(
       figure(area, `idle CPU at ${largest}: stackd`, own.idle_cpu_percent, '%', {
         goal: { op: '<', limit: 1 },
+      }),
+    );
+  if (own?.api?.worst !== undefined && largest >= 1000)
+    figures.push(
+      figure(area, `every API call at ${largest}, idle: worst p99`, own.api.worst.p99_ms, 'ms', {
+        goal: { op: '<', limit: 20 },
+        note: `${own.api.worst.route}; ${own.api.routes.length} GET routes × ${own.api.calls_per_route} calls, one at a time`,
       }),
     );
   return figures;

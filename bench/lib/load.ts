@@ -9,6 +9,8 @@ import { track, untrack } from './cleanup.js';
 /** One load run's outcome. */
 export interface LoadResult {
   readonly requests_per_sec: number;
+  /** Requests completed in the run (the divisor of a server's CPU per request). */
+  readonly requests: number;
   readonly p99_ms: number;
   readonly p50_ms: number;
   readonly non_2xx: number;
@@ -39,7 +41,7 @@ async function run(command: string, args: readonly string[]): Promise<string> {
 }
 
 interface AutocannonJson {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -61,6 +63,7 @@ async function autocannon(url: string, connections: number, seconds: number): Pr
   const result = JSON.parse(text.slice(text.indexOf('{'))) as AutocannonJson;
   return {
     requests_per_sec: Math.round(result.requests.average),
+    requests: result.requests.total,
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     non_2xx: result.non2xx,
@@ -79,6 +82,10 @@ function wrkMs(text: string, label: string): number {
 async function wrk(url: string, connections: number, seconds: number): Promise<LoadResult> {
   const text = await run('wrk', [
     '--latency',
+    // A loaded two-core machine can hold a slow server's answer past wrk's 2 s default, which
+    // wrk counts as a socket error; the requests are still served and measured.
+    '--timeout',
+    '10s',
     '-t',
     '2',
     '-c',
@@ -88,10 +95,12 @@ async function wrk(url: string, connections: number, seconds: number): Promise<L
     url,
   ]);
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(text)?.[1];
+  const requests = /(\d+) requests in /.exec(text)?.[1];
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1];
   const errors = /Socket errors:.*?(\d+).*?(\d+).*?(\d+).*?(\d+)/.exec(text);
   return {
     requests_per_sec: Math.round(Number(rate)),
+    requests: Number(requests ?? Number.NaN),
     p50_ms: wrkMs(text, '50'),
     p99_ms: wrkMs(text, '99'),
     non_2xx: Number(non2xx ?? 0),

@@ -1,4 +1,5 @@
 /** The scale series' results file, its least-squares slopes and its Markdown table. */
+import type { ApiCalls } from './api-calls.js';
 import { round } from '../lib/stats.js';
 import { floorLabel, type FloorRow } from './spawn-floor-row.js';
 import type { ListCpuFigures, TickFigures } from './stackd-extras.js';
@@ -27,6 +28,8 @@ export interface ScaleRow {
   readonly list_supervisor_cpu_ms: number;
   readonly tick?: TickFigures;
   readonly list_cpu?: ListCpuFigures;
+  /** Every GET route called one at a time after the idle window (stackd). */
+  readonly api?: ApiCalls;
 }
 
 /** Everything one scale run measured. */

@@ -7,11 +7,8 @@
  * execs the program), its own process group (`detached`), and the exit watch (the ChildProcess's
  * `exit` event). Output read is dropped. Restart: SIGTERM to the group, the exit, the cgroup
  * emptied and removed, the FIFOs removed, a new launch — all children at once, like the bench's
- * restart-all. It runs with the host's V8 settings and, like the host, collects once after a wave
- * of launches (heap-trim.ts), so it differs from stackd only in the work it leaves out. Served as
- * a bench agent (agent-protocol.ts).
+ * restart-all. Served as a bench agent (agent-protocol.ts).
  */
-import '../../host/v8-settings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,7 +29,6 @@ import {
   removeLaunchCgroup,
   type LaunchCgroup,
 } from '../../plugins/supervisor/cgroups/launch-cgroup.js';
-import { HeapTrim } from '../../plugins/supervisor/runtime/heap-trim.js';
 import { serveAgent } from '../supervision/agent-protocol.js';
 
 const count = Number(process.argv[2] ?? 50);
@@ -51,7 +47,6 @@ interface Held {
 let layout: CgroupLayout = { kind: 'none', why: 'not detected' };
 let held: Held[] = [];
 let launches = 0;
-const trim = new HeapTrim();
 
 function bases(): string[] {
   if (layout.kind === 'v2') return [layout.base];
@@ -79,7 +74,6 @@ async function launchOne(): Promise<Held> {
     child.once('spawn', resolve);
     child.once('error', reject);
   });
-  trim.launched();
   const fifos = output.spawned(child.pid);
   return { child, pid: child.pid ?? Number.NaN, cgroup, fifos, exited };
 }

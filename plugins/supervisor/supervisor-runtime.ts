@@ -22,7 +22,6 @@ import { ProcessControl } from './supervision/process-control.js';
 import type { ConfigRouteDeps } from './routes/config-routes.js';
 import type { LogRouteDeps } from './routes/log-routes.js';
 import { LaunchBook } from './runtime/launch-book.js';
-import { HeapTrim } from './runtime/heap-trim.js';
 import { StartPreparers } from './supervision/start-preparers.js';
 import { startupEvent } from './startup/startup-event.js';
 import { StartupTracker } from './startup/startup-tracker.js';
@@ -46,8 +45,6 @@ export class SupervisorRuntime {
   private readonly boot = new AbortController();
   private publishStatus = (): void => undefined;
   private publishScheduled = false;
-  /** One compacting collection after a wave of launches (see heap-trim.ts). */
-  private readonly heapTrim = new HeapTrim();
 
   constructor(private readonly ctx: SupervisorContext) {
     this.bus = new LogLineBus({
@@ -122,7 +119,6 @@ export class SupervisorRuntime {
   async stop(signal: AbortSignal): Promise<void> {
     this.startup.shuttingDown();
     this.boot.abort();
-    this.heapTrim.close();
     // A planned handover (SIGUSR2) leaves every process running for the next host to adopt.
     if (this.ctx.host.handingOver()) await this.supervisor.handOver();
     else {
@@ -164,7 +160,6 @@ export class SupervisorRuntime {
         processUsageOf(ctx.metricsFeed.latest(), processName, pid),
       listenPort: () => listenPortOf(ctx.host.baseUrl()),
       onChange: (state) => {
-        if (state.status === 'running') this.heapTrim.launched();
         ctx.events.emit(processStateChanged, state);
         this.schedulePublish();
       },

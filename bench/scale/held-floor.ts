@@ -7,8 +7,10 @@
  * execs the program), its own process group (`detached`), and the exit watch (the ChildProcess's
  * `exit` event). Output read is dropped. Restart: SIGTERM to the group, the exit, the cgroup
  * emptied and removed, the FIFOs removed, a new launch — all children at once, like the bench's
- * restart-all. Served as a bench agent (agent-protocol.ts).
+ * restart-all. It runs with the host's V8 settings, so it differs from stackd only in the work it
+ * leaves out. Served as a bench agent (agent-protocol.ts).
  */
+import '../../host/v8-settings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -7,12 +7,16 @@
  * execs the program), its own process group (`detached`), and the exit watch (the ChildProcess's
  * `exit` event). Output read is dropped. Restart: SIGTERM to the group, the exit, the cgroup
  * emptied and removed, the FIFOs removed, a new launch — all children at once, like the bench's
- * restart-all. It runs with the host's V8 settings, so it differs from stackd only in the work it
- * leaves out. Served as a bench agent (agent-protocol.ts).
+ * restart-all. It runs with the host's V8 settings, and a few seconds after each wave it makes
+ * one compacting full collection, so what it holds afterwards is the least a Node process holding
+ * these children can be left with: a floor, not a rival (stackd itself does not pause its loop
+ * for such a collection). Served as a bench agent (agent-protocol.ts).
  */
 import '../../host/v8-settings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -96,6 +100,23 @@ async function stopOne(entry: Held): Promise<void> {
   if (entry.fifos !== null) removeFifos(entry.fifos);
 }
 
+/** One compacting full collection (V8 offers it only through `--expose-gc`, set just for this). */
+function compactHeap(): void {
+  setFlagsFromString('--expose-gc');
+  const gc: unknown = runInNewContext('gc');
+  setFlagsFromString('--no-expose-gc');
+  if (typeof gc !== 'function') return;
+  setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    (gc as () => void)();
+  } finally {
+    setFlagsFromString('--no-compact-on-every-full-gc');
+  }
+}
+
+/** After a wave has settled, outside the timed step. */
+const WAVE_SETTLE_MS = 5_000;
+
 serveAgent(process.pid, async ({ cmd }) => {
   const start = performance.now();
   if (cmd === 'start') {
@@ -103,6 +124,9 @@ serveAgent(process.pid, async ({ cmd }) => {
     held = await Promise.all(Array.from({ length: count }, launchOne));
   } else if (cmd === 'restart') {
     held = await Promise.all(held.map(async (entry) => (await stopOne(entry), launchOne())));
+  }
+  if (cmd === 'start' || cmd === 'restart') {
+    setTimeout(compactHeap, WAVE_SETTLE_MS).unref();
   } else {
     await Promise.all(held.map(stopOne));
     held = [];

@@ -91,6 +91,8 @@ export class JournalStore {
   private opened: OpenJournal | undefined;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The deferred open's own timer: commits keep theirs, whichever comes first. */
+  private openTimer: NodeJS.Timeout | undefined;
   private turn: NodeJS.Immediate | undefined;
   private lastCommitAt = Number.NEGATIVE_INFINITY;
   private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
@@ -143,19 +145,20 @@ export class JournalStore {
   }
 
   /**
-   * Open the file after `delayMs` (a deferred store): what was appended meanwhile is committed
-   * then. A failure is reported like a failed commit and tried again.
+   * Open the file after `delayMs` (a deferred store): {@link open} commits what was appended
+   * meanwhile. A failure is reported like a failed commit and tried again, keeping at most
+   * `RETRY_LIMIT` waiting events, as a failing commit does.
    */
   openAfter(delayMs: number): void {
     if (this.opened !== undefined || this.closed) return;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      if (this.pending.length > 0) return this.flush();
+    this.openTimer ??= setTimeout(() => {
+      this.openTimer = undefined;
       try {
         this.open();
       } catch (error) {
         this.writeFailure = error instanceof Error ? error.message : String(error);
         this.onError(error);
+        this.pending = this.pending.slice(-RETRY_LIMIT);
         this.openAfter(RETRY_MS);
       }
     }, delayMs);
@@ -296,6 +299,8 @@ export class JournalStore {
     this.flush();
     this.closed = true;
     this.cancelCommit();
+    clearTimeout(this.openTimer);
+    this.openTimer = undefined;
     this.listeners.clear();
     const { opened } = this;
     if (opened === undefined) return;

@@ -1,5 +1,5 @@
 /** The journal store: group commit pacing, the wire form of committed and read events, size. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
@@ -179,4 +179,56 @@ test('a read opens a deferred store and answers with what waited; a close commit
   const third = new JournalStore(file, settings, fail);
   t.teardown(() => third.close());
   t.is(third.head, 4, 'the event appended before the close was not lost');
+});
+
+test('a deferred store that cannot open reports it and opens on a retry, losing nothing that waited', async (t) => {
+  const dir = tempDir('stackd-journal-store-');
+  // The journal's folder is a plain file: the open fails until it becomes a folder.
+  const folder = join(dir, 'journal');
+  writeFileSync(folder, 'not a folder');
+  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
+  const errors: unknown[] = [];
+  const store = new JournalStore(
+    join(folder, 'events.db'),
+    settings,
+    (error) => errors.push(error),
+    {
+      deferOpen: true,
+    },
+  );
+  t.teardown(() => store.close());
+  const announced: number[] = [];
+  store.subscribe((events) => announced.push(...events.map((event) => event.cursor)));
+  for (let n = 0; n < 3; n += 1) store.append('test.tick', 'waiting', { n });
+  store.openAfter(10);
+  await sleep(200);
+  t.true(errors.length >= 1, 'the failed open was reported');
+  t.not(store.writeFailure, null, '/health sees the failure');
+  t.deepEqual(announced, []);
+  rmSync(folder);
+  mkdirSync(folder);
+  const deadline = Date.now() + 5_000;
+  while (announced.length < 3 && Date.now() < deadline) await sleep(50);
+  t.deepEqual(
+    announced,
+    [1, 2, 3],
+    'the retry opened the file and committed what waited, in order',
+  );
+  t.is(store.writeFailure, null);
+});
+
+test('a deferred store opened by a read commits later events at once, not when its open timer fires', async (t) => {
+  const file = join(tempDir('stackd-journal-store-'), 'events.db');
+  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
+  const store = new JournalStore(file, settings, (error) => t.fail(String(error)), {
+    deferOpen: true,
+  });
+  t.teardown(() => store.close());
+  store.openAfter(5_000);
+  t.is(store.head, 0, 'a read opened the file');
+  const announced: number[] = [];
+  store.subscribe((events) => announced.push(...events.map((event) => event.cursor)));
+  store.append('test.tick', 'after the read', { n: 0 });
+  await sleep(200);
+  t.deepEqual(announced, [1], 'committed within a commit interval, long before the open timer');
 });

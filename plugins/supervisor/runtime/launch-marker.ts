@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { compareText } from '../../../sdk/index.js';
 
 /** The environment variable of the marker. */
 export const LAUNCH_ENV = 'STACKD_LAUNCH';
@@ -78,7 +79,7 @@ interface MarkerScan {
 }
 
 function sortedScan(found: Map<number, string>): MarkerScan {
-  const order = [...found].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const order = [...found].sort(([, a], [, b]) => compareText(a, b));
   return { markers: order.map(([, marker]) => marker), pids: order.map(([pid]) => pid) };
 }
 

@@ -80,7 +80,7 @@ export class MetricsRuntime {
     this.unsubscribe = undefined;
     this.consumer.stop();
     this.feed.useStore(null);
-    this.recorder?.flush();
+    this.recorder?.close();
     this.recorder = undefined;
     this.database?.close();
     this.database = null;
@@ -101,7 +101,7 @@ export class MetricsRuntime {
   private applyHistory(): void {
     const { config } = this;
     if (!config.history_enabled) {
-      this.recorder?.flush();
+      this.recorder?.close();
       this.recorder = undefined;
       this.feed.useStore(null);
       this.database?.close();

@@ -72,7 +72,7 @@ export class HistoryRecorder {
   }
 
   /** Write whatever is pending and record nothing more (the database closes next). */
-  flush(): void {
+  close(): void {
     this.closed = true;
     this.store.flush();
   }

@@ -79,7 +79,7 @@ test('recorder: stores each new snapshot once and prunes on its own schedule', a
   t.deepEqual(logs, ['metrics history: pruned 1 snapshots']);
 });
 
-test('recorder: writes snapshots in batches at most once a minute; reads and flush see them all', async (t) => {
+test('recorder: writes snapshots in batches at most once a minute; reads and close see them all', async (t) => {
   const file = join(tempDir('stackd-metrics-'), 'h.sqlite');
   const store = new MetricsHistoryStore(openSqlite(file));
   const onDisk = openSqlite(file);
@@ -100,7 +100,7 @@ test('recorder: writes snapshots in batches at most once a minute; reads and flu
   t.is(written(), 5, 'a minute after the last batch the next one is written');
   await recorder.record(snapshotAt(BASE + 75_000), BASE + 75_000);
   t.is(written(), 5);
-  recorder.flush();
+  recorder.close();
   t.is(written(), 6, 'flush (the plugin stopping) writes the rest');
   t.is(store.trackedBytes, store.stats().stored_bytes);
 });

@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isPlugin, SDK_API_VERSION, SDK_VERSION, type Plugin } from '../../sdk/plugin.js';
 import { BootError } from '../errors/boot-error.js';
+import { RUNNING_BUNDLED } from './bundled.js';
 import { locateSyntaxError } from './parse-error.js';
 import type { SdkHookData } from './sdk-resolve-hooks.js';
 import type satisfiesRange from 'semver/functions/satisfies.js';
@@ -59,23 +60,44 @@ function storageFolderOf(plugin: Plugin): string {
 
 let sdkHooksRegistered = false;
 
+/** dist/, where tsc's output sits; `import.meta.url` is this module's unbundled file in both builds. */
+const DIST = new URL('../../', import.meta.url);
+
+/**
+ * Where the host's shared modules live: the bundle when the host runs bundled. Handing an outside
+ * plugin the unbundled sdk there would give it a second copy of every sdk class, symbol and
+ * TypeBox registry.
+ */
+const SHARED = RUNNING_BUNDLED ? new URL('bundle/', DIST) : DIST;
+
 /** Make `stackd`, `stackd/sdk` and `stackd/sdk/testing` resolve to this host's sdk everywhere. */
 function registerSdkHooks(): void {
   if (sdkHooksRegistered) return;
   sdkHooksRegistered = true;
-  const sdk = new URL('../../sdk/index.js', import.meta.url).href;
+  const sdk = new URL('sdk/index.js', SHARED).href;
   const data: SdkHookData = {
     targets: {
       stackd: sdk,
       'stackd/sdk': sdk,
-      'stackd/sdk/testing': new URL('../../sdk/testing/index.js', import.meta.url).href,
+      'stackd/sdk/testing': new URL('testing/index.js', SHARED).href,
     },
   };
   register('./sdk-resolve-hooks.js', { parentURL: import.meta.url, data });
 }
 
 /** This host's own plugins: their files reach the sdk by relative imports, never by name. */
-const OWN_PLUGINS = new URL('../../plugins/', import.meta.url).href;
+const OWN_PLUGINS = new URL('plugins/', DIST).href;
+
+/**
+ * A built-in plugin given by its path (tests and benches do) runs as the bundle's entry for it
+ * when the host runs bundled: its unbundled file would load a second copy of the sdk and of the
+ * core modules it shares with the host.
+ */
+function ownPluginUrl(url: string): string {
+  if (!RUNNING_BUNDLED) return url;
+  const bundled = new URL(`plugins/${url.slice(OWN_PLUGINS.length)}`, SHARED);
+  return existsSync(bundled) ? bundled.href : url;
+}
 
 async function importExternal(spec: string, cwd: string): Promise<unknown> {
   let url: string;
@@ -87,7 +109,8 @@ async function importExternal(spec: string, cwd: string): Promise<unknown> {
   // On Node 20 the hooks run on a thread of their own that every later import then waits on: a
   // built-in plugin given by path (tests, benches) paid ~500 ms of CPU for a remapping it never
   // uses (50 processes, supervisor alone: 1,610 → 1,080 ms before listening).
-  if (!url.startsWith(OWN_PLUGINS)) registerSdkHooks();
+  if (url.startsWith(OWN_PLUGINS)) url = ownPluginUrl(url);
+  else registerSdkHooks();
   try {
     return await import(url);
   } catch (error) {

@@ -1,7 +1,9 @@
 /**
  * A plugin in a folder outside the repository, with no node_modules of its own, importing
  * `stackd/sdk`: it gets the running host's sdk, `+` adds it beside the built-ins, and one that
- * does not parse is reported with its file, line and column.
+ * does not parse is reported with its file, line and column. The sdk it gets is the very
+ * instance the host runs on (the host runs bundled; handing the plugin another copy of the sdk
+ * would break the host's `instanceof` checks on the plugin's errors).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,6 +61,27 @@ test('STACKD_PLUGINS with + adds too', async (t) => {
   } finally {
     await host.stop();
   }
+});
+
+test("a plugin's PluginConfigError is the host's class: one sdk instance, not a copy", async (t) => {
+  // The host tells a config error from any other failure of register() by `instanceof` on its
+  // own PluginConfigError: a plugin given a second copy of the sdk would throw an instance of the
+  // copy's class, and the boot would fail as STACKD_REGISTER_FAILED instead.
+  const dir = pluginFolder(`import { definePlugin, PluginConfigError } from 'stackd/sdk';
+export default definePlugin({
+  name: 'picky',
+  version: '1.0.0',
+  apiVersion: 1,
+  register() {
+    throw new PluginConfigError('stackd.picky.mode', 'contradicts stackd.picky.level');
+  },
+});
+`);
+  const error = await t.throwsAsync(startHost({ cwd: dir, plugins: ['./greeter.js'] }));
+  t.regex(
+    error?.message ?? '',
+    /STACKD_CONFIG_INVALID: .*stackd\.picky\.mode: contradicts stackd\.picky\.level/,
+  );
 });
 
 test('a plugin that does not parse is reported with its file, line and column', async (t) => {

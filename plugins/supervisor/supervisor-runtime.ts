@@ -91,13 +91,14 @@ export class SupervisorRuntime {
     const graph = this.ctx.optional(dependencyGraphRef);
     // Probing cgroups takes the kernel a while: it runs meanwhile, adoptions need its answer.
     void cgroups.detect();
-    // Reaping a crashed predecessor's leftovers begins now; every launch waits for it.
+    // Verifying a crashed predecessor's launches begins now; its leftovers are reaped after the
+    // adoptions, and every launch waits for that.
     await launches.open();
     // Leftover cgroups after the graceful reaping of recorded launches (create() awaits this).
     launches.onReleased = (ids) => cgroups.dropLeftovers(ids);
     // The cgroups of launches spared for adoption are kept with their processes.
     void launches
-      .ready()
+      .reapingDone()
       .then(() =>
         cgroups.open((name) => [...launches.sparedLaunchIds].some((id) => name.endsWith(`-${id}`))),
       );

@@ -55,6 +55,9 @@ export class LaunchBook {
   private opening: Promise<void> | undefined;
   private verifying: Promise<RecordedGroup[]> | undefined;
   private reaping: Promise<string[]> | undefined;
+  /** Lets the reaping begin; the first {@link ready} calls it. */
+  private beginReaping: () => void = () => undefined;
+  private readonly reapingAllowed = new Promise<void>((resolve) => (this.beginReaping = resolve));
   /** Verified launches of a previous host, by process name, until adopted or released. */
   private readonly candidates = new Map<string, RecordedGroup>();
   private readonly pending: PendingRestarts;
@@ -136,9 +139,13 @@ export class LaunchBook {
     const saved = (await this.storage.readFile(ID_FILE))?.toString('utf8').trim();
     this.id = saved !== undefined && /^[\w-]{8,64}$/.test(saved) ? saved : newLaunchId();
     if (saved !== this.id) await this.storage.writeFileAtomic(ID_FILE, this.id);
-    // Adoption needs only the verification; the scan of /proc for the rest runs meanwhile.
+    // Adoption needs only the verification. The reaping of the rest scans every process on the
+    // machine on this thread, so it waits for the first ready(): the boot's adoptions call it once
+    // they are done, and a launch (which must not begin before it) at once.
     this.verifying = this.verifyRecords();
-    this.reaping = this.verifying.then((recorded) => this.reapLeftovers(recorded));
+    this.reaping = Promise.all([this.verifying, this.reapingAllowed]).then(([recorded]) =>
+      this.reapLeftovers(recorded),
+    );
   }
 
   /** Settles once the records are verified: the candidates for adoption are known. */
@@ -147,15 +154,25 @@ export class LaunchBook {
     await this.verifying;
   }
 
-  /** Settles once the leftovers of a previous host are gone (launches wait for it). */
+  /**
+   * Settles once the leftovers of a previous host are gone (launches wait for it); the reaping
+   * begins at the first call.
+   */
   async ready(): Promise<void> {
+    await this.open();
+    this.beginReaping();
+    await this.reaping;
+  }
+
+  /** Settles once the reaping is done, without beginning it. */
+  async reapingDone(): Promise<void> {
     await this.open();
     await this.reaping;
   }
 
-  /** The process names reaped at open (after {@link ready}). */
+  /** The process names reaped (begins the reaping, as {@link ready} does). */
   async reaped(): Promise<string[]> {
-    await this.open();
+    await this.ready();
     return (await this.reaping) ?? [];
   }
 

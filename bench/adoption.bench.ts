@@ -212,6 +212,13 @@ function floorBootRatio(entry: Round): number {
   return entry.floor_ms / (entry.floor_listen_ms + entry.fresh_ms - entry.fresh_listen_ms);
 }
 
+/** What the floor's own ratio says of the 0.2× goal on this machine, at this load. */
+function floorVerdict(ratio: number): string {
+  return ratio >= 0.2
+    ? 'at or above 0.2: the goal is at or below the floor on this machine at this load'
+    : 'below 0.2: the floor meets the goal here';
+}
+
 function note(rounds: Rounds): string {
   return `median of ${rounds.values.length}: ${rounds.values.join(', ')}; spread ${round(rounds.spread * 100, 1)} %`;
 }
@@ -274,7 +281,7 @@ export async function adoptionBench(
         note:
           `the ratio a supervisor booting as fast as the floor would reach: the from-scratch ` +
           `start keeps its launches but pays the floor's spawn → listening instead of stackd's; ` +
-          `at or above 0.2 the goal is at or below the floor here; ${note(floorBootRatios)}`,
+          `${floorVerdict(floorBootRatios.median)}; ${note(floorBootRatios)}`,
       },
     ),
     figure('adoption', `lines lost in a ${gap} gap (worst round)`, lost, 'lines', {

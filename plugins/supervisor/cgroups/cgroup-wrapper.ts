@@ -40,19 +40,43 @@ async function executable(path: string): Promise<boolean> {
 const foundOnPath = new Map<string, string>();
 
 /**
+ * Lookups under way, by what they look for: the launches of a wave all check their program at
+ * once, before the first check has ended, so without this each of 1,000 launches of `sleep`
+ * walked the whole PATH (a failed check, with its error, for every directory before the one
+ * holding it) instead of one walk for the wave.
+ */
+const lookups = new Map<string, Promise<boolean>>();
+
+/**
  * Whether `program` can be found the way the OS would (a path, or a name on PATH). Through the
  * wrapper a missing program would surface as sh's exit 127; checked first, it keeps the
- * launch's own "program not found" error.
+ * launch's own "program not found" error. Calls for the same program while a lookup of it is
+ * under way share that lookup.
  */
-export async function programExists(
+export function programExists(
   program: string,
   cwd: string,
   pathVariable: string | undefined,
 ): Promise<boolean> {
-  if (program.includes('/'))
-    return executable(isAbsolute(program) ? program : resolve(cwd, program));
   const path = pathVariable ?? '/usr/local/bin:/usr/bin:/bin';
-  const key = `${path}\0${program}`;
+  const file = programPath(program, cwd);
+  const key = file ?? `${path}\0${program}`;
+  const running = lookups.get(key);
+  if (running !== undefined) return running;
+  const lookup = (file === null ? foundOnSearchPath(program, path, key) : executable(file)).finally(
+    () => lookups.delete(key),
+  );
+  lookups.set(key, lookup);
+  return lookup;
+}
+
+/** The file a name with a slash names (relative to the working dir); null: looked up on PATH. */
+function programPath(program: string, cwd: string): string | null {
+  if (!program.includes('/')) return null;
+  return isAbsolute(program) ? program : resolve(cwd, program);
+}
+
+async function foundOnSearchPath(program: string, path: string, key: string): Promise<boolean> {
   const known = foundOnPath.get(key);
   if (known !== undefined && (await executable(known))) return true;
   for (const dir of path.split(delimiter)) {

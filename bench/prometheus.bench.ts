@@ -2,13 +2,22 @@
  * Prometheus exposition: host CPU per scrape of `/metrics/prometheus` on the real host with every
  * plugin, with 50 and with 1,000 supervised processes (`sleep`, so a thousand fit in memory), as
  * the median of several rounds of scrapes with their spread (figures whose spread exceeds their
- * margin to the goal are noise-bound, not judged); the body size; the longest event-loop delay
- * during back-to-back scrapes, read inside the host with `monitorEventLoopDelay` (next to the
- * delay the host without scrapes has over as long: each as the median of three windows' maxima
- * with their spread), the host's CPU between loop turns, and a bare node process's delay in the
- * same windows (the machine's floor); and the floor of the render: a bare prom-client registry
- * holding the same series, rendered in this process in the same run.
- * Goals: < 2 ms per scrape at 50, < 20 ms and < 1 MiB at 1,000, no block over 5 ms.
+ * margin to the goal are noise-bound, not judged); the body size; how long a scrape holds the
+ * event loop; and the floor of the render: a bare prom-client registry holding the same series,
+ * rendered in this process in the same run.
+ *
+ * How long the loop is held is read inside the host by a probe turning a 1 ms timer, in three
+ * windows of back-to-back scrapes alternating with three quiet windows. The judged figure is the
+ * most CPU the host's main thread used between two turns of that timer (its thread CPU clock):
+ * the loop's own block. The wall delay between turns (`monitorEventLoopDelay`) is beside it as
+ * information, with the same host without scrapes and a bare node process in the same windows
+ * (the machine's floor): on a shared 2-core machine, while the bench's client and the host keep
+ * both cores busy, a bare node process doing nothing is delayed more than 5 ms itself, so the wall
+ * delay measures the machine, not the scrape. The process-wide CPU between turns is beside it
+ * too: it also counts V8's helper threads and the thread pool, which do not hold the loop.
+ * Goals: < 2 ms per scrape at 50, < 20 ms and < 1 MiB at 1,000, no block of 5 ms (the main
+ * thread's CPU between turns, median of the windows' maxima, judged when its spread is below its
+ * margin to 5 ms).
  */
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -67,6 +76,9 @@ interface LoopWindows {
   /** The most CPU the host used between two timer turns, per window (see LoopDelay). */
   readonly scrapingCpu: Rounds;
   readonly quietCpu: Rounds;
+  /** The most CPU the host's main thread alone used between two timer turns, per window. */
+  readonly scrapingThreadCpu: Rounds;
+  readonly quietThreadCpu: Rounds;
   /** A bare node process's longest delay in the same scrape windows (the machine's floor). */
   readonly machine: Rounds;
   readonly windows: readonly {
@@ -106,6 +118,8 @@ async function loopWindows(dir: string, scrapes: () => Promise<void>): Promise<L
     quiet: rounds(windows.map((window) => round(window.quiet.max_ms, 2))),
     scrapingCpu: rounds(windows.map((window) => round(window.scraping.max_cpu_ms, 2))),
     quietCpu: rounds(windows.map((window) => round(window.quiet.max_cpu_ms, 2))),
+    scrapingThreadCpu: rounds(windows.map((window) => round(window.scraping.max_thread_cpu_ms, 2))),
+    quietThreadCpu: rounds(windows.map((window) => round(window.quiet.max_thread_cpu_ms, 2))),
     machine: rounds(windows.map((window) => round(window.machine.max_ms, 2))),
     windows,
   };
@@ -161,22 +175,21 @@ async function measure(
 }
 
 /**
- * The longest delay during scrapes (median of the windows' maxima), judged unless the host
- * without scrapes delays its loop as much, or unless the windows disagree by more than the
- * margin to the goal.
+ * The longest wall delay during scrapes (median of the windows' maxima): information beside the
+ * judged CPU figure, since it includes the time the host waits for a core on a shared machine.
  */
 function blockFigure(area: string, measured: Measured): Figure {
   const { scraping, quiet, windows } = measured.loop;
-  const name = `longest event-loop delay during scrapes, ${measured.processes.toLocaleString('en-US')} processes`;
-  const goal = { op: '<=', limit: BLOCK_LIMIT_MS } as const;
-  const judged = stableFigure(area, name, scraping, 'ms', goal);
   const turns = windows.reduce((sum, window) => sum + window.scraping.samples, 0);
-  const note = `median of ${windows.length} windows' maxima (${scraping.values.join(', ')} ms), ${judged.note ?? ''}; ${turns} turns of a 1 ms timer (the delay includes that 1 ms); without scrapes ${round(quiet.median)} ms, a bare node process ${round(measured.loop.machine.median)} ms`;
-  // Not judged when the host without scrapes, or a bare node process in the same windows, is
-  // delayed as long: the machine, not the scrape, sets the figure.
-  if (quiet.median >= BLOCK_LIMIT_MS || measured.loop.machine.median >= BLOCK_LIMIT_MS)
-    return { ...figure(area, name, judged.value, 'ms', { note }), goal, noiseBound: true };
-  return { ...judged, note };
+  return figure(
+    area,
+    `longest event-loop delay during scrapes (wall), ${measured.processes.toLocaleString('en-US')} processes`,
+    round(scraping.median),
+    'ms',
+    {
+      note: `median of ${windows.length} windows' maxima (${scraping.values.join(', ')} ms), spread ${round(scraping.spread * 100, 1)} %; ${turns} turns of a 1 ms timer (the delay includes that 1 ms); without scrapes ${round(quiet.median)} ms, a bare node process ${round(measured.loop.machine.median)} ms`,
+    },
+  );
 }
 
 /** The same host over as long without scrapes: what its own timers and the machine cost. */
@@ -194,16 +207,37 @@ function quietFigure(area: string, measured: Measured): Figure {
 }
 
 /**
- * The longest block as CPU: the most CPU time the host used between two turns of a 1 ms timer
- * during scrapes (median of the windows). Not judged: the goal is about the delay itself, which
- * the row above measures; this row says how much of it is the host's own work, as opposed to
- * waiting for a core on a shared machine.
+ * The judged figure: the most CPU time the host's main thread used between two turns of a 1 ms
+ * timer during scrapes (median of the windows' maxima). It is the loop's own block: what a
+ * request, a stream or a timer waits for because the loop is busy, without the time the host
+ * waits for a core (which the wall delay includes and which no program controls on a shared
+ * machine), and without the work of other threads (GC helpers, the thread pool), which runs
+ * beside the loop rather than holding it.
+ */
+function blockThreadCpuFigure(area: string, measured: Measured): Figure {
+  const { scrapingThreadCpu, quietThreadCpu } = measured.loop;
+  const judged = stableFigure(
+    area,
+    `longest main-thread CPU between loop turns during scrapes, ${measured.processes.toLocaleString('en-US')} processes`,
+    scrapingThreadCpu,
+    'ms',
+    { op: '<', limit: BLOCK_LIMIT_MS },
+  );
+  return {
+    ...judged,
+    note: `median of ${scrapingThreadCpu.values.length} windows' maxima (${scrapingThreadCpu.values.join(', ')} ms), ${judged.note ?? ''}; the host's main thread's CPU clock between two turns of a 1 ms timer; without scrapes ${round(quietThreadCpu.median)} ms (${quietThreadCpu.values.join(', ')})`,
+  };
+}
+
+/**
+ * The same as CPU of the whole host process (every thread): information. V8's helper threads
+ * and the thread pool add to it while they work beside the loop, so it overstates the block.
  */
 function blockCpuFigure(area: string, measured: Measured): Figure {
   const { scrapingCpu, quietCpu } = measured.loop;
   return figure(
     area,
-    `longest CPU between loop turns during scrapes, ${measured.processes.toLocaleString('en-US')} processes`,
+    `longest process CPU (every thread) between loop turns during scrapes, ${measured.processes.toLocaleString('en-US')} processes`,
     round(scrapingCpu.median),
     'ms',
     {
@@ -259,13 +293,15 @@ export async function prometheusBench(
       figure(area, 'body, 1,000 processes', round(large.bytes / 1024), 'KiB', {
         goal: { op: '<', limit: 1024 },
       }),
+      blockThreadCpuFigure(area, small),
+      blockCpuFigure(area, small),
       blockFigure(area, small),
       quietFigure(area, small),
-      blockCpuFigure(area, small),
       machineFigure(area, small),
+      blockThreadCpuFigure(area, large),
+      blockCpuFigure(area, large),
       blockFigure(area, large),
       quietFigure(area, large),
-      blockCpuFigure(area, large),
       machineFigure(area, large),
       figure(area, 'load average (1 min) at the end, 1,000 processes', large.load[0] ?? 0, '', {
         note: 'the machine is shared: CPU per scrape rises with its load',

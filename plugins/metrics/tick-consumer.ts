@@ -79,11 +79,11 @@ export class TickConsumer {
 
   /**
    * The view is built in turns of the event loop, and history's encoding starts in a turn of its
-   * own, not in the one that published the frame.
+   * own, not in the one that published the frame. A consumer stopped meanwhile does neither.
    */
   private async take(snapshot: MetricsSnapshot): Promise<void> {
     const view = await this.feed.accept(snapshot);
-    if (view === null) return;
+    if (view === null || !this.started) return;
     try {
       this.publish(view);
     } catch (error) {
@@ -91,7 +91,7 @@ export class TickConsumer {
       this.feed.reportListenerError(error);
     }
     await setImmediate();
-    this.recordWhenDue(view);
+    if (this.started) this.recordWhenDue(view);
   }
 
   // A tick up to half a collection interval early still counts as due.

@@ -8,6 +8,7 @@
 import { readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { threadCpuClock, type ThreadCpuClock } from './thread-cpu.js';
 
 /** What one measured window saw (milliseconds). */
 export interface LoopDelay {
@@ -23,27 +24,44 @@ export interface LoopDelay {
    * thread pool working meanwhile counts too: an upper bound of the main thread's part.
    */
   readonly max_cpu_ms: number;
+  /**
+   * The most CPU time the host's main thread alone used between two turns of the timer (its
+   * thread CPU clock): the longest block of the event loop itself, without waiting for a core and
+   * without the other threads' work that `max_cpu_ms` counts.
+   */
+  readonly max_thread_cpu_ms: number;
 }
 
-/** Tracks the CPU time between turns of a 1 ms timer while enabled. */
+/** The CPU time between turns of a 1 ms timer while enabled: the process's, the main thread's. */
 class CpuBetweenTurns {
   private timer: NodeJS.Timeout | undefined;
   private last = 0;
+  private lastThread = 0;
   max = 0;
+  maxThread = 0;
+
+  constructor(private readonly threadCpu: ThreadCpuClock) {}
 
   enable(): void {
     this.max = 0;
+    this.maxThread = 0;
     this.last = cpuMs();
-    this.timer = setInterval(() => {
-      const now = cpuMs();
-      this.max = Math.max(this.max, now - this.last);
-      this.last = now;
-    }, 1);
+    this.lastThread = this.threadCpu();
+    this.timer = setInterval(() => this.turn(), 1);
   }
 
   disable(): void {
     clearInterval(this.timer);
-    this.max = Math.max(this.max, cpuMs() - this.last);
+    this.turn();
+  }
+
+  private turn(): void {
+    const thread = this.threadCpu();
+    const now = cpuMs();
+    this.maxThread = Math.max(this.maxThread, thread - this.lastThread);
+    this.max = Math.max(this.max, now - this.last);
+    this.lastThread = thread;
+    this.last = now;
   }
 }
 
@@ -55,7 +73,7 @@ function cpuMs(): number {
 const dir = process.env.STACKD_BENCH_LOOP_DIR;
 if (dir !== undefined && dir !== '') {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
-  const cpu = new CpuBetweenTurns();
+  const cpu = new CpuBetweenTurns(await threadCpuClock());
   let handled = '';
   const onCommand = (): void => {
     let command: string;
@@ -81,6 +99,7 @@ if (dir !== undefined && dir !== '') {
         mean_ms: histogram.mean / 1e6,
         samples: histogram.count,
         max_cpu_ms: cpu.max,
+        max_thread_cpu_ms: cpu.maxThread,
       };
       writeAtomically(join(dir, `result-${id}.json`), JSON.stringify(result));
     }

@@ -20,12 +20,12 @@ import { processMetricsFrom } from './process-samples.js';
 /** Default number of snapshots a history read returns. */
 export const DEFAULT_HISTORY_LIMIT = 500;
 
-/** Build the wire snapshot from core's shared snapshot. */
-export function snapshotView(snapshot: MetricsSnapshot): MetricsSnapshotView {
+/** Build the wire snapshot from core's shared snapshot (in turns of the event loop). */
+export async function snapshotView(snapshot: MetricsSnapshot): Promise<MetricsSnapshotView> {
   return {
     timestamp: snapshot.timestamp,
     system: (snapshot.collectors.system as SystemMetrics | undefined) ?? null,
-    processes: processMetricsFrom(snapshot.collectors.processes),
+    processes: await processMetricsFrom(snapshot.collectors.processes),
   };
 }
 
@@ -51,13 +51,15 @@ export class MetricsFeedService implements MetricsFeed {
   /**
    * Take core's snapshot after a tick. Only ticks that carry a new system sample count: a
    * collector on another interval ticking must not produce an extra frame.
-   * Returns the new view, or null when nothing changed.
+   * Resolves with the new view, or null when nothing changed (or a newer snapshot overtook it
+   * while its process entries were checked).
    */
-  accept(snapshot: MetricsSnapshot): MetricsSnapshotView | null {
+  async accept(snapshot: MetricsSnapshot): Promise<MetricsSnapshotView | null> {
     const system = snapshot.collectors.system;
     if (system === undefined || system === this.lastSystem) return null;
     this.lastSystem = system;
-    const view = snapshotView(snapshot);
+    const view = await snapshotView(snapshot);
+    if (this.lastSystem !== system) return null;
     this.current = view;
     for (const listener of this.listeners) {
       try {
@@ -67,6 +69,11 @@ export class MetricsFeedService implements MetricsFeed {
       }
     }
     return view;
+  }
+
+  /** Report a subscriber's failure the way the feed reports its own listeners' ones. */
+  reportListenerError(error: unknown): void {
+    this.onListenerError(error);
   }
 
   latest(): MetricsSnapshotView | null {

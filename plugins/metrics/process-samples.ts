@@ -3,6 +3,7 @@
  * another plugin (which may be absent or a different version), so each entry is checked field
  * by field and anything malformed is left out rather than trusted.
  */
+import { TurnBudget } from '../../sdk/index.js';
 import type { ProcessMetrics } from '../../sdk/contracts/metrics-feed.js';
 
 type Loose = Readonly<Record<string, unknown>>;
@@ -28,11 +29,19 @@ function asProcessMetrics(name: string, value: unknown): ProcessMetrics | null {
   };
 }
 
-/** The valid process entries of a `processes` sample (empty when there is none). */
-export function processMetricsFrom(sample: unknown): Record<string, ProcessMetrics> {
+/**
+ * The valid process entries of a `processes` sample (empty when there is none), checked in turns
+ * of the event loop: a thousand entries every tick held it for milliseconds in one go (a tick
+ * every 15 s runs code the engine never optimizes).
+ */
+export async function processMetricsFrom(
+  sample: unknown,
+  turn = new TurnBudget(),
+): Promise<Record<string, ProcessMetrics>> {
   const result: Record<string, ProcessMetrics> = {};
   if (!isObject(sample)) return result;
   for (const [name, value] of Object.entries(sample)) {
+    if (turn.spent()) await turn.next();
     const metrics = asProcessMetrics(name, value);
     if (metrics !== null) result[name] = metrics;
   }

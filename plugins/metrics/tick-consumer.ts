@@ -4,7 +4,8 @@
  * thresholds' default 30 s) needs a snapshot, so an idle host is not woken for nothing. Each
  * new snapshot is published to the stream and written to history when due (no second timer).
  */
-import type { MetricsReader } from '../../sdk/index.js';
+import { setImmediate } from 'node:timers/promises';
+import type { MetricsReader, MetricsSnapshot } from '../../sdk/index.js';
 import type { MetricsSnapshotView } from '../../sdk/contracts/metrics-feed.js';
 import type { HistoryRecorder } from './history/history-recorder.js';
 import type { MetricsFeedService } from './metrics-feed-service.js';
@@ -72,16 +73,25 @@ export class TickConsumer {
     if (everyMs === this.demandMs && this.unsubscribe !== undefined) return;
     const previous = this.unsubscribe;
     this.demandMs = everyMs;
-    this.unsubscribe = this.reader.subscribe(
-      (snapshot) => {
-        const view = this.feed.accept(snapshot);
-        if (view === null) return;
-        this.publish(view);
-        this.recordWhenDue(view);
-      },
-      { everyMs },
-    );
+    this.unsubscribe = this.reader.subscribe((snapshot) => void this.take(snapshot), { everyMs });
     previous?.();
+  }
+
+  /**
+   * The view is built in turns of the event loop, and history's encoding starts in a turn of its
+   * own, not in the one that published the frame. A consumer stopped meanwhile does neither.
+   */
+  private async take(snapshot: MetricsSnapshot): Promise<void> {
+    const view = await this.feed.accept(snapshot);
+    if (view === null || !this.started) return;
+    try {
+      this.publish(view);
+    } catch (error) {
+      // As when the tick called it directly: a failing subscriber is logged, the tick goes on.
+      this.feed.reportListenerError(error);
+    }
+    await setImmediate();
+    if (this.started) this.recordWhenDue(view);
   }
 
   // A tick up to half a collection interval early still counts as due.

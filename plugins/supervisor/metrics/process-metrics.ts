@@ -6,7 +6,12 @@
  * the whole process table only for launches without a cgroup).
  */
 import type { ProcessMetrics } from '../../../sdk/contracts/metrics-feed.js';
-import type { MetricsCollectorDefinition, ProcessSupervisor } from '../../../sdk/index.js';
+import {
+  TurnBudget,
+  type MetricsCollectorDefinition,
+  type ProcessState,
+  type ProcessSupervisor,
+} from '../../../sdk/index.js';
 import { ProcUsageReader } from '../runtime/proc-usage.js';
 import type { PidTrees } from '../supervision/supervisor.js';
 import { readTrees, treeOf, type TreeReadings } from './tree-usage.js';
@@ -42,13 +47,54 @@ async function pidusageOf(pids: readonly number[]): Promise<Usage> {
   }
 }
 
-/** Collect one `processes` sample: `{ <process_name>: ProcessMetrics }`. */
+/** One process's entry of the sample, summed over its tree. */
+function processEntry(
+  state: ProcessState,
+  tree: readonly number[],
+  usage: Usage,
+  now: number,
+): ProcessMetrics {
+  let cpu = 0;
+  let rss = 0;
+  let count = 0;
+  for (const pid of tree) {
+    // pidusage answers null for a pid that went away during the sample.
+    const stat = usage.get(pid);
+    if (stat === undefined || stat === null) continue;
+    cpu += stat.cpu;
+    rss += stat.memory;
+    count += 1;
+  }
+  const up =
+    state.status === 'running' || state.status === 'starting' || state.status === 'stopping';
+  return {
+    process_name: state.process_name,
+    status: state.status,
+    pid: state.pid,
+    pid_count: count,
+    cpu_percent: round2(cpu),
+    rss_bytes: rss,
+    uptime_sec:
+      up && state.started_at !== null ? round2(Math.max(0, now - state.started_at) / 1000) : null,
+    restarts: state.restarts,
+  };
+}
+
+/**
+ * Collect one `processes` sample: `{ <process_name>: ProcessMetrics }`. It runs in turns of the
+ * event loop: it starts in a turn of its own (the tick's timer also starts the other collectors,
+ * whose synchronous reads would add to it) and builds the sample within the turn budget, since
+ * with a thousand processes one pass held the loop for milliseconds (a tick every 15 s runs code
+ * the engine never optimizes).
+ */
 export async function collectProcessMetrics(
   supervisor: MetricsSource,
   /** Remembers each pid's previous reading: keep one per collector. */
   reader: ProcUsageReader,
   readings?: TreeReadings,
 ): Promise<Record<string, ProcessMetrics>> {
+  const turn = new TurnBudget();
+  await turn.next();
   const states = supervisor.states();
   const byName = await supervisor.pidTrees();
   const trees = states.map((state) => treeOf(state, byName));
@@ -57,32 +103,12 @@ export async function collectProcessMetrics(
   const usage = read?.perPid ?? (await pidusageOf([...new Set(trees.flat())]));
   const now = Date.now();
   const sample: Record<string, ProcessMetrics> = {};
-  states.forEach((state, index) => {
-    let cpu = 0;
-    let rss = 0;
-    let count = 0;
-    for (const pid of trees[index] ?? []) {
-      // pidusage answers null for a pid that went away during the sample.
-      const stat = usage.get(pid);
-      if (stat === undefined || stat === null) continue;
-      cpu += stat.cpu;
-      rss += stat.memory;
-      count += 1;
-    }
-    const up =
-      state.status === 'running' || state.status === 'starting' || state.status === 'stopping';
-    sample[state.process_name] = {
-      process_name: state.process_name,
-      status: state.status,
-      pid: state.pid,
-      pid_count: count,
-      cpu_percent: round2(cpu),
-      rss_bytes: rss,
-      uptime_sec:
-        up && state.started_at !== null ? round2(Math.max(0, now - state.started_at) / 1000) : null,
-      restarts: state.restarts,
-    };
-  });
+  for (let index = 0; index < states.length; index += 1) {
+    if (turn.spent()) await turn.next();
+    const state = states[index];
+    if (state !== undefined)
+      sample[state.process_name] = processEntry(state, trees[index] ?? [], usage, now);
+  }
   return sample;
 }
 

@@ -34,7 +34,7 @@ import {
   type ScaleRow,
   type SupervisorName,
 } from './scale/scale-results.js';
-import { apiCalls } from './scale/api-calls.js';
+import { apiCalls, type ApiCalls, type RouteCalls } from './scale/api-calls.js';
 import { floorLabel, measureFloor, type FloorRow } from './scale/spawn-floor-row.js';
 import { listCpu, metricsTick } from './scale/stackd-extras.js';
 import { agentSubject } from './supervision/agent-subject.js';
@@ -161,8 +161,8 @@ async function measure(
     };
     if (made.url === undefined) return row;
     // Right after the idle window: every API call, one at a time, on the otherwise idle host.
-    const api = await apiCalls(made.url, API_CALLS);
     const pid = subject.supervisorPid;
+    const api = await apiCalls(made.url, API_CALLS, pid);
     const tick = await metricsTick(
       made.url,
       pid,
@@ -260,8 +260,48 @@ function scaleFigures(results: ScaleResults): Figure[] {
     figures.push(
       figure(area, `every API call at ${largest}, idle: worst p99`, own.api.worst.p99_ms, 'ms', {
         goal: { op: '<', limit: 20 },
-        note: `${own.api.worst.route}; ${own.api.routes.length} GET routes × ${own.api.calls_per_route} calls, one at a time`,
+        note: `${own.api.worst.route} (${own.api.worst.cpu_ms} ms host CPU per call, ${own.api.worst.bytes} bytes); ${own.api.routes.length} GET routes × ${own.api.calls_per_route} calls, one at a time`,
       }),
+    );
+  if (own?.api !== undefined && largest >= 1000) figures.push(...apiFigures(own.api, largest));
+  return figures;
+}
+
+/**
+ * Beside the worst p99: the most host CPU one call of a route costs (what the host itself can
+ * cut; the rest of a p99 on a loaded machine is waiting for a core), and the floor of the largest
+ * answer, the same client fetching as many bytes from a bare node:http server in the same run.
+ */
+function apiFigures(api: ApiCalls, largest: number): Figure[] {
+  const figures: Figure[] = [];
+  const costliest = api.routes.reduce<RouteCalls | undefined>(
+    (top, entry) => (top === undefined || entry.cpu_ms > top.cpu_ms ? entry : top),
+    undefined,
+  );
+  if (costliest !== undefined)
+    figures.push(
+      figure(
+        'Scale',
+        `every API call at ${largest}, idle: most host CPU per call`,
+        costliest.cpu_ms,
+        'ms',
+        {
+          note: `${costliest.route}: p50 ${costliest.p50_ms} / p99 ${costliest.p99_ms} ms, ${costliest.bytes} bytes`,
+        },
+      ),
+    );
+  const floor = api.floor;
+  if (floor !== undefined)
+    figures.push(
+      figure(
+        'Scale',
+        `every API call at ${largest}: floor p99 for the largest answer`,
+        floor.p99_ms,
+        'ms',
+        {
+          note: `${floor.bytes} bytes from a bare node:http server to the same client: p50 ${floor.p50_ms} ms, server CPU ${floor.cpu_ms} ms per call`,
+        },
+      ),
     );
   return figures;
 }

@@ -42,6 +42,11 @@ function isStoredVersion(value: unknown): value is StoredVersion {
 /** The version files of one host. */
 export class ConfigHistory {
   private latestVersion: StoredVersion | null | undefined;
+  /**
+   * Summaries of the versions read so far, by number: a version file never changes once written,
+   * and listing used to read and parse every kept file (each a whole document) on every call.
+   */
+  private readonly summaries = new Map<number, ConfigVersionSummary>();
 
   constructor(
     private readonly directory: string,
@@ -112,10 +117,21 @@ export class ConfigHistory {
   /** Every kept version without its document, newest first. */
   async list(): Promise<ConfigVersionSummary[]> {
     const versions = (await this.versions()).reverse();
-    const loaded = await Promise.all(versions.map((version) => this.load(version)));
-    return loaded
-      .filter((stored): stored is StoredVersion => stored !== undefined)
-      .map(({ version, at, actor, reason, diff }) => ({ version, at, actor, reason, diff }));
+    const kept = new Set(versions);
+    for (const version of this.summaries.keys())
+      if (!kept.has(version)) this.summaries.delete(version);
+    const missing = versions.filter((version) => !this.summaries.has(version));
+    const loaded = await Promise.all(missing.map((version) => this.load(version)));
+    for (const stored of loaded) {
+      if (stored === undefined) continue;
+      const { version, at, actor, reason, diff } = stored;
+      this.summaries.set(version, { version, at, actor, reason, diff });
+    }
+    return versions.flatMap((version) => {
+      const summary = this.summaries.get(version);
+      // Copies: callers get objects of their own, as when each list read the files.
+      return summary === undefined ? [] : [{ ...summary, diff: [...summary.diff] }];
+    });
   }
 
   /** One version's whole document, or undefined when it is not kept. */

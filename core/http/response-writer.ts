@@ -39,8 +39,9 @@ export async function writeResponse(
   if (typeof body === 'string' || body instanceof Uint8Array || isParts(body)) {
     state.res.cork(() => {
       writeHead(state, response);
-      // uWS copies the bytes during `end`, so joined parts may share one buffer.
-      state.res.end(isParts(body) ? joinParts(body) : body, response.closeConnection === true);
+      // uWS copies the bytes during `end`, so joined parts may share one buffer; a single part
+      // (a body kept whole by its route) goes as it is, without a copy.
+      state.res.end(isParts(body) ? partsBody(body) : body, response.closeConnection === true);
     });
     state.finish();
     return true;
@@ -53,6 +54,11 @@ export function isParts(
   body: string | Uint8Array | BodyParts | AsyncIterable<Uint8Array>,
 ): body is BodyParts {
   return Array.isArray(body);
+}
+
+function partsBody(parts: BodyParts): string | Uint8Array {
+  const [only] = parts;
+  return parts.length === 1 && only !== undefined ? only : joinParts(parts);
 }
 
 function writeHead(state: ResponseState, response: OutgoingResponse): void {

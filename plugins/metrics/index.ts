@@ -18,6 +18,7 @@ import {
 import { filesystemCandidatesRoute, interfaceCandidatesRoute } from './routes/selection-routes.js';
 import { historyMigrateRoute, historyStorageRoute } from './routes/storage-routes.js';
 import { registerMetricsStream } from './streams/metrics-stream.js';
+import { HistoryWireCache } from './wire/history-text.js';
 
 export default definePlugin({
   name: 'metrics',
@@ -45,8 +46,9 @@ export default definePlugin({
     ctx.capability('metrics_filesystem_selection', true);
     ctx.capability('metrics_network_interface_selection', true);
     ctx.route(latestMetricsRoute(feed, ctx.exposition));
-    ctx.route(metricsHistoryRoute(feed));
-    ctx.route(metricsHistorySeriesRoute(feed));
+    const wireTexts = new HistoryWireCache();
+    ctx.route(metricsHistoryRoute(feed, wireTexts));
+    ctx.route(metricsHistorySeriesRoute(feed, wireTexts));
     ctx.route(metricsSeriesRoute(feed));
     ctx.route(filesystemCandidatesRoute(feed));
     ctx.route(interfaceCandidatesRoute(() => runtime.interfaces()));

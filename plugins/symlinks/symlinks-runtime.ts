@@ -3,7 +3,7 @@
  * the operations and the backup scheduler, and the exposition's job counters. `index.ts` lists
  * what the plugin registers and hands each route the part it serves.
  */
-import type { JsonRecord, PluginContext } from '../../sdk/index.js';
+import { derivedFromStack, type JsonRecord, type PluginContext } from '../../sdk/index.js';
 import { BackupScheduler } from './backup/backup-scheduler.js';
 import { configuredRoots, symlinksConfigOf, type SymlinksConfig } from './config.js';
 import { isAllowed } from './confinement.js';
@@ -20,8 +20,11 @@ export class SymlinksRuntime {
   readonly ops: SymlinkOperations;
   readonly scheduler: BackupScheduler;
   private readonly unsubscribe: () => void;
+  private readonly sharedDocument: () => Readonly<JsonRecord>;
 
   constructor(private readonly ctx: PluginContext<SymlinksConfig>) {
+    // Made first, so a change clears it before the listeners below read the document again.
+    this.sharedDocument = derivedFromStack(ctx.stack, (document) => document);
     const config = () => this.config();
     const document = () => this.document();
     this.paths = new SymlinkPaths(ctx.host.dataDir, ctx.storage.dir, () => this.manifestDirs());
@@ -49,11 +52,15 @@ export class SymlinksRuntime {
    * all) applies to the next request, with no restart.
    */
   config(): SymlinksConfig {
-    return symlinksConfigOf(this.ctx.stack.read(), this.ctx.config);
+    return symlinksConfigOf(this.sharedDocument(), this.ctx.config);
   }
 
-  document(): JsonRecord {
-    return this.ctx.stack.read();
+  /**
+   * The document, shared until it changes (read-only): the status and manifest routes read it
+   * per request, and a copy per request was most of their cost at a thousand processes.
+   */
+  document(): Readonly<JsonRecord> {
+    return this.sharedDocument();
   }
 
   start(): void {

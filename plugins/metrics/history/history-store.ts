@@ -10,6 +10,7 @@ import type {
 } from '../../../sdk/contracts/metrics-feed.js';
 import type { SeriesRow } from './series-row.js';
 import { encodeSnapshot, type EncodedSnapshot } from './snapshot-encoding.js';
+import { StoredTimes } from './stored-times.js';
 
 /** A history read window (epoch milliseconds). */
 export interface HistoryWindow {
@@ -34,6 +35,9 @@ CREATE TABLE IF NOT EXISTS metrics_snapshots (
 /** Rows deleted per statement when pruning by size (keeps each transaction short). */
 const PRUNE_BATCH = 1000;
 
+/** Timestamps bound per payload query (far below SQLite's limit on bound parameters). */
+const TIMES_PER_QUERY = 1000;
+
 /**
  * The SQLite snapshot store. Calls are synchronous (node-sqlite3-wasm). Appended snapshots wait
  * in memory until {@link flush} writes them in one transaction: each commit costs two fsyncs and
@@ -44,10 +48,16 @@ export class MetricsHistoryStore {
   private storedBytes: number;
   private readonly pending = new Map<number, EncodedSnapshot>();
   private pendingBytes = 0;
+  private readonly replacedListeners = new Set<(at: number) => void>();
+  private readonly written: StoredTimes;
 
   constructor(private readonly db: Database) {
     db.exec(SCHEMA);
     this.storedBytes = this.sumStoredBytes();
+    const rows = db.all<{ timestamp_ms: number }>(
+      'SELECT timestamp_ms FROM metrics_snapshots ORDER BY timestamp_ms',
+    );
+    this.written = new StoredTimes(rows.map((row) => Number(row.timestamp_ms)));
   }
 
   /** Keep a snapshot for the next flush (a second one with the same timestamp replaces the first). */
@@ -82,10 +92,45 @@ export class MetricsHistoryStore {
           [at, row.payload, row.series, row.size],
         );
         this.storedBytes += row.size - (replaced?.stored_size ?? 0);
+        if (replaced === undefined) this.written.add(at);
+        else for (const listener of this.replacedListeners) listener(at);
       }
     });
     this.pending.clear();
     this.pendingBytes = 0;
+  }
+
+  /**
+   * Be told when a written row is written again with other content (a snapshot appended twice
+   * with one timestamp): what was derived from the row's old payload is stale from then on.
+   */
+  onReplaced(listener: (at: number) => void): () => void {
+    this.replacedListeners.add(listener);
+    return () => this.replacedListeners.delete(listener);
+  }
+
+  /**
+   * The times (epoch ms) of the latest `limit` snapshots in the window, oldest first; truncated
+   * when more matched. Reads no payload: callers pick the rows they need, then {@link views}.
+   */
+  times(window: HistoryWindow, limit: number): { times: number[]; truncated: boolean } {
+    this.flush();
+    return this.written.latest(window.sinceMs, window.untilMs, limit);
+  }
+
+  /** The stored snapshots at these times (epoch ms), by time; a time without a row is absent. */
+  views(times: readonly number[]): Map<number, MetricsSnapshotView> {
+    this.flush();
+    const views = new Map<number, MetricsSnapshotView>();
+    for (let start = 0; start < times.length; start += TIMES_PER_QUERY) {
+      const some = times.slice(start, start + TIMES_PER_QUERY);
+      const rows = this.db.all<{ timestamp_ms: number; payload: Uint8Array }>(
+        `SELECT timestamp_ms, payload FROM metrics_snapshots WHERE timestamp_ms IN (${some.map(() => '?').join(',')})`,
+        some,
+      );
+      for (const row of rows) views.set(Number(row.timestamp_ms), decodePayload(row.payload));
+    }
+    return views;
   }
 
   /** The latest `limit` snapshots in the window, oldest first; truncated when more matched. */
@@ -99,9 +144,7 @@ export class MetricsHistoryStore {
     const items = rows
       .slice(0, limit)
       .reverse()
-      .map(
-        (row) => JSON.parse(inflateRawSync(row.payload).toString('utf8')) as MetricsSnapshotView,
-      );
+      .map((row) => decodePayload(row.payload));
     return { items, truncated };
   }
 
@@ -119,19 +162,23 @@ export class MetricsHistoryStore {
   /** Delete snapshots older than the age limit, then the oldest until under the size limit. */
   prune(policy: RetentionPolicy, now = Date.now()): number {
     this.flush();
+    const cutoff = now - policy.maxAgeMs;
     let deleted = this.db.run('DELETE FROM metrics_snapshots WHERE timestamp_ms < ?', [
-      now - policy.maxAgeMs,
+      cutoff,
     ]).changes;
+    this.written.dropBefore(cutoff);
     if (deleted > 0) this.storedBytes = this.sumStoredBytes();
     while (this.storedBytes > policy.maxBytes) {
       const stats = this.stats();
       if (stats.samples === 0) break;
       const average = stats.stored_bytes / stats.samples;
       const excess = Math.ceil((this.storedBytes - policy.maxBytes) / Math.max(1, average));
-      deleted += this.db.run(
+      const batch = this.db.run(
         'DELETE FROM metrics_snapshots WHERE timestamp_ms IN (SELECT timestamp_ms FROM metrics_snapshots ORDER BY timestamp_ms LIMIT ?)',
         [Math.min(PRUNE_BATCH, Math.max(1, excess))],
       ).changes;
+      this.written.dropOldest(batch);
+      deleted += batch;
       this.storedBytes = this.sumStoredBytes();
     }
     return deleted;
@@ -146,7 +193,10 @@ export class MetricsHistoryStore {
     return { samples: Number(row?.samples ?? 0), stored_bytes: Number(row?.bytes ?? 0) };
   }
 
-  /** Row count, stored bytes and the oldest and newest snapshot times (epoch ms, null when empty). */
+  /**
+   * Row count, stored bytes and the oldest and newest snapshot times (epoch ms, null when empty),
+   * from what the store keeps in memory (the storage status asks often; this asks no query).
+   */
   summary(): {
     samples: number;
     stored_bytes: number;
@@ -154,21 +204,11 @@ export class MetricsHistoryStore {
     newest_ms: number | null;
   } {
     this.flush();
-    const row = this.db.get<{
-      samples: number;
-      bytes: number | null;
-      oldest: number | null;
-      newest: number | null;
-    }>(
-      'SELECT COUNT(*) AS samples, SUM(stored_size) AS bytes, MIN(timestamp_ms) AS oldest, MAX(timestamp_ms) AS newest FROM metrics_snapshots',
-    );
-    const at = (value: number | null | undefined) =>
-      value === null || value === undefined ? null : Number(value);
     return {
-      samples: Number(row?.samples ?? 0),
-      stored_bytes: Number(row?.bytes ?? 0),
-      oldest_ms: at(row?.oldest),
-      newest_ms: at(row?.newest),
+      samples: this.written.count,
+      stored_bytes: this.storedBytes,
+      oldest_ms: this.written.oldest,
+      newest_ms: this.written.newest,
     };
   }
 
@@ -180,4 +220,8 @@ export class MetricsHistoryStore {
   private sumStoredBytes(): number {
     return this.stats().stored_bytes;
   }
+}
+
+function decodePayload(payload: Uint8Array): MetricsSnapshotView {
+  return JSON.parse(inflateRawSync(payload).toString('utf8')) as MetricsSnapshotView;
 }

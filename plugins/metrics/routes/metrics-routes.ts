@@ -19,9 +19,12 @@ import {
   LatestSnapshot,
   SeriesQuery,
 } from '../schemas.js';
-import { toDashboardSnapshot } from '../wire/dashboard-snapshot.js';
-import { historyPayload } from '../wire/history-request.js';
+import { LatestSnapshotText } from '../wire/latest-text.js';
+import { historyPayloadRequest } from '../wire/history-request.js';
 import { HistorySeriesPayload } from '../wire/history-series.js';
+import { historyReply, historySeriesReply, type HistoryWireCache } from '../wire/history-text.js';
+import { DEFAULT_HISTORY_LIMIT } from '../metrics-feed-service.js';
+import { queryWindow, windowMs } from '../history/series-query.js';
 
 /**
  * GET /metrics: the dashboard's JSON, or the Prometheus exposition when the client asks for a
@@ -29,6 +32,7 @@ import { HistorySeriesPayload } from '../wire/history-series.js';
  * scrape config can name the conventional path.
  */
 export function latestMetricsRoute(feed: MetricsFeedService, exposition: Exposition) {
+  const latestText = new LatestSnapshotText();
   return defineRoute({
     method: 'GET',
     path: '/metrics',
@@ -43,30 +47,29 @@ export function latestMetricsRoute(feed: MetricsFeedService, exposition: Exposit
         const text = await exposition.render(accept);
         return rawReply(200, { 'content-type': text.contentType }, text.parts);
       }
-      const view = await feed.latestOrFresh();
-      const age = Date.now() - Date.parse(view.timestamp);
-      return { ...toDashboardSnapshot(view), age_ms: Math.max(0, Math.round(age)) };
+      return latestText.reply(await feed.latestOrFresh());
     },
   });
 }
 
 /** GET /metrics/history */
-export function metricsHistoryRoute(feed: MetricsFeedService) {
+export function metricsHistoryRoute(feed: MetricsFeedService, cache: HistoryWireCache) {
   return defineRoute({
     method: 'GET',
     path: '/metrics/history',
     summary: 'Stored snapshots of a time window, oldest first',
     tags: ['metrics'],
     schema: { query: HistoryQuery, response: HistoryPage },
-    handler: async (request) => {
-      const page = await feed.history(request.query);
-      return { items: page.items.map(toDashboardSnapshot), truncated: page.truncated };
+    handler: (request) => {
+      const window = windowMs(queryWindow(request.query.since, request.query.until));
+      const limit = request.query.limit ?? DEFAULT_HISTORY_LIMIT;
+      return historyReply(cache, feed.historyStore, window, limit);
     },
   });
 }
 
 /** GET /metrics/history_series */
-export function metricsHistorySeriesRoute(feed: MetricsFeedService) {
+export function metricsHistorySeriesRoute(feed: MetricsFeedService, cache: HistoryWireCache) {
   return defineRoute({
     method: 'GET',
     path: '/metrics/history_series',
@@ -75,14 +78,17 @@ export function metricsHistorySeriesRoute(feed: MetricsFeedService) {
       "The payload DUMB's Metrics page charts. Buckets are max(5 s, bucket_seconds, window / max_points) wide; the last snapshot of each bucket is kept.",
     tags: ['metrics'],
     schema: { query: HistorySeriesQuery, response: HistorySeriesPayload },
-    handler: (request) =>
-      historyPayload(feed, {
+    handler: (request) => {
+      const series = historyPayloadRequest({
         since: request.query.since,
         until: request.query.until,
         limit: request.query.limit,
         maxPoints: request.query.max_points,
         bucketSeconds: request.query.bucket_seconds,
-      }),
+      });
+      const window = windowMs(queryWindow(series.since, series.until));
+      return historySeriesReply(cache, feed.historyStore, window, series.limit, series);
+    },
   });
 }
 

@@ -78,44 +78,76 @@ function downsample<T extends { epoch: number }>(
   return strided;
 }
 
-const rate = (now: number | null | undefined, before: number | null | undefined, dt: number) =>
-  now == null || before == null || dt <= 0 || now < before ? null : (now - before) / dt;
+/** The system figures one chart point reads from a snapshot (counters are raw, rates come later). */
+export interface ChartPoint {
+  readonly cpu: number | null;
+  readonly mem: number | null;
+  readonly disk: number | null;
+  readonly inode: number | null;
+  readonly diskRead: number | null;
+  readonly diskWrite: number | null;
+  readonly netSent: number | null;
+  readonly netRecv: number | null;
+}
+
+/** The chart figures of one snapshot (its first filesystem is the one charted). */
+export function chartPoint(view: MetricsSnapshotView): ChartPoint {
+  const system = view.system;
+  const first = system?.filesystems[0];
+  return {
+    cpu: system?.cpu_percent ?? null,
+    mem: system?.memory.percent ?? null,
+    disk: first?.percent ?? null,
+    inode: first?.inode_percent ?? null,
+    diskRead: system?.disk_io?.read_bytes ?? null,
+    diskWrite: system?.disk_io?.write_bytes ?? null,
+    netSent: system?.network?.tx_bytes ?? null,
+    netRecv: system?.network?.rx_bytes ?? null,
+  };
+}
+
+const rate = (now: number | null, before: number | null | undefined, dt: number) =>
+  now === null || before == null || dt <= 0 || now < before ? null : (now - before) / dt;
 
 function minMax(values: readonly (number | null)[]) {
   const present = values.filter((value): value is number => value !== null);
   return present.length === 0 ? null : { min: Math.min(...present), max: Math.max(...present) };
 }
 
-export function historySeries(
-  views: readonly MetricsSnapshotView[],
+/** Everything of the payload but its items: what is left once the snapshots are chosen. */
+export type HistorySeriesRest = Omit<HistorySeriesPayload, 'items'>;
+
+/** The chart points to keep: the last of each bucket, at most `maxPoints`, oldest first. */
+export function keptPoints<T extends { epoch: number }>(
+  points: T[],
+  request: HistorySeriesRequest,
+): T[] {
+  return downsample(points, bucketWidth(request), Math.max(1, request.maxPoints));
+}
+
+/** Timestamps, aligned series with rates, min/max: the payload's rest for the kept points. */
+export function seriesRest(
+  kept: readonly { epoch: number; chart: ChartPoint }[],
   truncated: boolean,
   request: HistorySeriesRequest,
-): HistorySeriesPayload {
-  const bucket = bucketWidth(request);
-  const stamped = views.map((view) => ({ view, epoch: Date.parse(view.timestamp) / 1000 }));
-  const kept = downsample(stamped, bucket, Math.max(1, request.maxPoints));
+): HistorySeriesRest {
   const series: Record<SeriesName, (number | null)[]> = Object.fromEntries(
     SERIES_NAMES.map((name) => [name, []]),
   ) as unknown as Record<SeriesName, (number | null)[]>;
-  kept.forEach(({ view, epoch }, index) => {
-    const system = view.system;
-    const first = system?.filesystems[0];
+  kept.forEach(({ chart, epoch }, index) => {
     const previous = index > 0 ? kept[index - 1] : undefined;
-    const before = previous?.view.system;
+    const before = previous?.chart;
     const dt = previous === undefined ? 0 : epoch - previous.epoch;
-    series.cpu.push(system?.cpu_percent ?? null);
-    series.mem.push(system?.memory.percent ?? null);
-    series.disk.push(first?.percent ?? null);
-    series.inode.push(first?.inode_percent ?? null);
-    series.disk_read_rate.push(rate(system?.disk_io?.read_bytes, before?.disk_io?.read_bytes, dt));
-    series.disk_write_rate.push(
-      rate(system?.disk_io?.write_bytes, before?.disk_io?.write_bytes, dt),
-    );
-    series.net_sent_rate.push(rate(system?.network?.tx_bytes, before?.network?.tx_bytes, dt));
-    series.net_recv_rate.push(rate(system?.network?.rx_bytes, before?.network?.rx_bytes, dt));
+    series.cpu.push(chart.cpu);
+    series.mem.push(chart.mem);
+    series.disk.push(chart.disk);
+    series.inode.push(chart.inode);
+    series.disk_read_rate.push(rate(chart.diskRead, before?.diskRead, dt));
+    series.disk_write_rate.push(rate(chart.diskWrite, before?.diskWrite, dt));
+    series.net_sent_rate.push(rate(chart.netSent, before?.netSent, dt));
+    series.net_recv_rate.push(rate(chart.netRecv, before?.netRecv, dt));
   });
   return {
-    items: kept.map(({ view }) => toDashboardSnapshot(view)),
     timestamps: kept.map(({ epoch }) => epoch),
     series,
     stats: Object.fromEntries(SERIES_NAMES.map((name) => [name, minMax(series[name])])) as Record<
@@ -123,6 +155,23 @@ export function historySeries(
       ReturnType<typeof minMax>
     >,
     truncated,
-    bucket_seconds: bucket,
+    bucket_seconds: bucketWidth(request),
+  };
+}
+
+export function historySeries(
+  views: readonly MetricsSnapshotView[],
+  truncated: boolean,
+  request: HistorySeriesRequest,
+): HistorySeriesPayload {
+  const stamped = views.map((view) => ({
+    view,
+    epoch: Date.parse(view.timestamp) / 1000,
+    chart: chartPoint(view),
+  }));
+  const kept = keptPoints(stamped, request);
+  return {
+    items: kept.map(({ view }) => toDashboardSnapshot(view)),
+    ...seriesRest(kept, truncated, request),
   };
 }

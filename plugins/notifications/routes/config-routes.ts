@@ -3,6 +3,7 @@ import {
   NOTABLE_EVENT_TYPES,
   NOTABLE_SEVERITIES,
   defineRoute,
+  derivedFromStack,
   type JsonRecord,
   type OutboundClient,
   type StackConfig,
@@ -15,7 +16,12 @@ import {
   publicSettings,
 } from '../settings.js';
 
-export function getConfigRoute(stack: Pick<StackConfig, 'read'>) {
+export function getConfigRoute(stack: StackConfig) {
+  // Made again only when the document changes (a copy of the whole document per request was
+  // most of the route's cost at a thousand processes); core then reuses its JSON as well.
+  const view = derivedFromStack(stack, (document) =>
+    publicSettings(currentSettings(document), enabledProcessNames(document)),
+  );
   return defineRoute({
     method: 'GET',
     path: '/notifications/config',
@@ -23,10 +29,7 @@ export function getConfigRoute(stack: Pick<StackConfig, 'read'>) {
     tags: ['notifications'],
     capability: 'notifications',
     schema: { response: PublicConfig },
-    handler: () => {
-      const document = stack.read();
-      return publicSettings(currentSettings(document), enabledProcessNames(document));
-    },
+    handler: () => view(),
   });
 }
 

@@ -2,7 +2,12 @@
  * Onboarding routes: start-core-service, the catalog views, and the onboarding flag
  * (`stackd.onboarding_completed` in the configuration document, saved atomically).
  */
-import { defineRoute, isJsonRecord, type StackConfig } from '../../../sdk/index.js';
+import {
+  defineRoute,
+  derivedFromStack,
+  isJsonRecord,
+  type StackConfig,
+} from '../../../sdk/index.js';
 import type { ServiceCatalogRegistry } from '../catalog/service-catalog.js';
 import { coreServicesView, optionalServicesView } from '../start/catalog-views.js';
 import type { CoreServiceStarter } from '../start/core-service-starter.js';
@@ -82,11 +87,6 @@ export function optionalServicesRoute(deps: OnboardingRouteDeps) {
   });
 }
 
-function completed(stack: StackConfig): boolean {
-  const host = stack.read().stackd;
-  return isJsonRecord(host) && host.onboarding_completed === true;
-}
-
 async function setCompleted(stack: StackConfig, value: boolean, status: string) {
   await stack.update(
     (draft) => {
@@ -101,6 +101,12 @@ async function setCompleted(stack: StackConfig, value: boolean, status: string) 
 
 /** GET /config/onboarding-status */
 export function onboardingStatusRoute(stack: StackConfig) {
+  // Read again only when the document changes: a copy of the whole document per request to read
+  // one flag was most of the route's cost at a thousand processes.
+  const done = derivedFromStack(stack, (document) => {
+    const host = document.stackd;
+    return isJsonRecord(host) && host.onboarding_completed === true;
+  });
   return defineRoute({
     method: 'GET',
     path: '/config/onboarding-status',
@@ -108,10 +114,7 @@ export function onboardingStatusRoute(stack: StackConfig) {
     description: 'From `stackd.onboarding_completed` of the configuration (false when absent).',
     tags: ['config'],
     schema: { response: OnboardingStatus },
-    handler: () => {
-      const done = completed(stack);
-      return { onboarding_completed: done, needs_onboarding: !done };
-    },
+    handler: () => ({ onboarding_completed: done(), needs_onboarding: !done() }),
   });
 }
 

@@ -21,6 +21,15 @@ test('parts are joined into one JSON body with its content type and length', asy
   t.is(response.headers.get('content-length'), '12');
 });
 
+test('a body of one part is sent as it is, again and again', async (t) => {
+  for (let round = 0; round < 3; round += 1) {
+    const response = await request(host.url, '/json-text/whole');
+    t.is(response.status, 200);
+    t.is(response.text, '{"count":7}');
+    t.is(response.headers.get('content-length'), '11');
+  }
+});
+
 test('text that drifts from the schema fails loudly while validation is on', async (t) => {
   const response = await request(host.url, '/json-text/drift');
   t.is(response.status, 500);

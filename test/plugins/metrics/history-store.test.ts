@@ -65,6 +65,43 @@ test('retention: the oldest rows go until the store is under its size limit', (t
   t.is(store.trackedBytes, after.stored_bytes);
 });
 
+test('times, views and summary answer from memory as the table does, across prunes and a reopen', (t) => {
+  const file = join(tempDir('stackd-metrics-'), 'h.sqlite');
+  const store = new MetricsHistoryStore(openSqlite(file));
+  for (let index = 0; index < 20; index += 1)
+    store.append(snapshotAt(BASE + index * 1000, { cpu: index }));
+  const fromTable = (target: MetricsHistoryStore, limit: number) => {
+    const page = target.read(all, limit);
+    return {
+      times: page.items.map((item) => Date.parse(item.timestamp)),
+      truncated: page.truncated,
+    };
+  };
+  t.deepEqual(store.times(all, 5), fromTable(store, 5));
+  t.deepEqual(store.times({ sinceMs: BASE + 2000, untilMs: BASE + 4000 }, 10), {
+    times: [2, 3, 4].map((index) => BASE + index * 1000),
+    truncated: false,
+  });
+  const views = store.views([BASE + 3000, BASE + 99_000, BASE]);
+  t.deepEqual([...views.keys()].sort(), [BASE, BASE + 3000]);
+  t.is(views.get(BASE + 3000)?.system?.cpu_percent, 3);
+  store.prune({ maxAgeMs: 15_500, maxBytes: 1e12 }, BASE + 20_000);
+  const bytes = store.stats().stored_bytes;
+  store.prune({ maxAgeMs: 1e15, maxBytes: Math.floor(bytes * 0.7) }, BASE);
+  const { samples, stored_bytes } = store.stats();
+  const expected = {
+    samples,
+    stored_bytes,
+    oldest_ms: fromTable(store, 100).times[0],
+    newest_ms: BASE + 19_000,
+  };
+  t.deepEqual(store.summary(), expected);
+  t.deepEqual(store.times(all, 100), fromTable(store, 100));
+  const reopened = new MetricsHistoryStore(openSqlite(file));
+  t.deepEqual(reopened.summary(), expected);
+  t.deepEqual(reopened.times(all, 3), fromTable(store, 3));
+});
+
 test('recorder: stores each new snapshot once and prunes on its own schedule', async (t) => {
   const store = openStore();
   const logs: string[] = [];

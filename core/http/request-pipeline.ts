@@ -16,7 +16,7 @@ import type { ClientAddresses } from './client-address.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { declaredContentLength, readBody, type BodyResult } from './body-reader.js';
 import { errorBody, mapError } from './error-mapper.js';
-import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
+import { snapshotRequest, type KnownByRoute, type RequestSnapshot } from './request-snapshot.js';
 import { framingRefusal, refuseFraming } from './request-framing.js';
 import { ResponseState, type FinishObserver } from './response-state.js';
 import type { RegisteredRoute } from './route-table.js';
@@ -56,23 +56,42 @@ interface RouteRuntime {
   readonly env: PipelineEnvironment;
   readonly inputs: RouteInputs;
   readonly bodyLimit: number;
+  readonly series: FinishObserver | undefined;
 }
 
-/** A uWS handler for one route. */
-export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironment) {
+/** A uWS request handler. */
+export type UwsHandler = (res: HttpResponse, req: HttpRequest) => void;
+
+/** The uWS handlers of one route, one per served path. */
+export function createRouteHandlers(
+  route: RegisteredRoute,
+  env: PipelineEnvironment,
+): Array<{ readonly path: string; readonly handler: UwsHandler }> {
   const runtime: RouteRuntime = {
     route,
     env,
     inputs: new RouteInputs(route),
     bodyLimit: route.definition.bodyLimit ?? env.defaultBodyLimit,
+    series: env.requestSeries?.(route.definition.method, route.definition.path),
   };
-  const series = env.requestSeries?.(route.definition.method, route.definition.path);
-  return (res: HttpResponse, req: HttpRequest): void => {
+  const { method } = route.definition;
+  return route.paths.map((path) => ({
+    path,
+    handler: createHandler(runtime, {
+      method,
+      path: route.paramNames.length === 0 && !path.includes('*') ? path : undefined,
+    }),
+  }));
+}
+
+function createHandler(runtime: RouteRuntime, known: KnownByRoute): UwsHandler {
+  const { route, env, series } = runtime;
+  return (res, req) => {
     const state = ResponseState.inCallback(res);
     if (series !== undefined) state.observeWith(series, performance.now());
-    let path = '';
+    let path = known.path ?? '';
     try {
-      const snapshot = snapshotRequest(req, state, route.paramNames, env.addresses);
+      const snapshot = snapshotRequest(req, state, route.paramNames, env.addresses, known);
       path = snapshot.path;
       answer(runtime, state, snapshot)?.catch((error: unknown) => {
         env.logger.error('response failed', { path, error });

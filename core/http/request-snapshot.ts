@@ -55,12 +55,31 @@ const UPPER_METHODS: Readonly<Record<string, string>> = {
   options: 'OPTIONS',
 };
 
+/**
+ * What uWS's routing already says about a request: a handler bound with `get` (`post`, …) only
+ * sees that method, and one bound to a path without parameters or wildcards only sees that exact
+ * path (uWS matches static segments byte for byte and routes nothing else there; a HEAD request
+ * does not reach a GET handler). Asking uWS again costs a native call and a new string each.
+ */
+export interface KnownByRoute {
+  readonly method: string;
+  /** The served path, when it has no parameters. */
+  readonly path: string | undefined;
+}
+
+function upperMethod(method: string): string {
+  return Object.hasOwn(UPPER_METHODS, method)
+    ? (UPPER_METHODS[method] ?? method)
+    : method.toUpperCase();
+}
+
 /** Copy method, path, query, headers and path parameters; the client address on demand. */
 export function snapshotRequest(
   req: HttpRequest,
   state: ResponseState,
   paramNames: readonly string[],
   addresses: ClientAddresses,
+  known?: KnownByRoute,
 ): RequestSnapshot {
   const headers: Record<string, string> = {};
   copying = headers;
@@ -81,10 +100,9 @@ export function snapshotRequest(
   }
   const rawQuery = req.getQuery() ?? '';
   if (malformed === null && rawQuery !== '' && !isWellFormedQuery(rawQuery)) malformed = 'query';
-  const method = req.getMethod();
   return new CopiedRequest(
-    Object.hasOwn(UPPER_METHODS, method) ? (UPPER_METHODS[method] ?? method) : method.toUpperCase(),
-    req.getUrl(),
+    known?.method ?? upperMethod(req.getMethod()),
+    known?.path ?? req.getUrl(),
     rawQuery,
     headers,
     headerBytes,

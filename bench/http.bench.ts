@@ -1,6 +1,7 @@
 /**
  * HTTP: `GET /process/processes` and `GET /health` on stackd against a bare uWS server serving
- * the same JSON (the floor) and the same routes on Fastify. The load comes from a separate
+ * the same JSON (the floor), the same server plus the work no stackd request can skip (the
+ * pipeline floor: header copy, two clock readings) and the same routes on Fastify. The load comes from a separate
  * process, 100 connections; runs are interleaved (floor, stackd, Fastify, floor, …) and the
  * ratios are taken within each round and their median reported.
  *
@@ -36,7 +37,7 @@ export interface HttpBenchOptions {
 }
 
 const ROUTES = ['/process/processes', '/health'] as const;
-const SERVERS = ['floor', 'stackd', 'fastify'] as const;
+const SERVERS = ['floor', 'pipeline-floor', 'stackd', 'fastify'] as const;
 type Server = (typeof SERVERS)[number];
 
 /** A load run with the server's CPU time per request over it. */
@@ -83,6 +84,13 @@ export async function httpBench(
       },
     );
     servers.push(floor);
+    const pipelineFloor = await startReadyChild(
+      join(BENCH_DIR, 'servers', 'uws-pipeline-floor.js'),
+      [bodiesFile],
+      ready,
+      { label: 'uws pipeline floor server' },
+    );
+    servers.push(pipelineFloor);
     const fastify = await startReadyChild(
       join(BENCH_DIR, 'servers', 'fastify-server.js'),
       [bodiesFile],
@@ -92,11 +100,13 @@ export async function httpBench(
     servers.push(fastify);
     const serverPids: Record<Server, number> = {
       floor: floor.pid,
+      'pipeline-floor': pipelineFloor.pid,
       stackd: host.child.pid ?? Number.NaN,
       fastify: fastify.pid,
     };
     const base: Record<Server, string> = {
       floor: `http://127.0.0.1:${floor.ready}`,
+      'pipeline-floor': `http://127.0.0.1:${pipelineFloor.ready}`,
       stackd: host.url,
       fastify: `http://127.0.0.1:${fastify.ready}`,
     };
@@ -190,6 +200,22 @@ function httpFigures(runs: Record<string, MeasuredRun[]>): Figure[] {
         {
           note: 'information; judged on CPU per request',
         },
+      ),
+      // What the floor plus the work no stackd request can skip costs: how much of the gap
+      // to the floor is left to the pipeline.
+      figure(
+        area,
+        'pipeline floor / floor (CPU per request)',
+        round(median(paired(cpu('pipeline-floor'), cpu('floor')))),
+        '×',
+        { note: 'information: the header copy and clock readings every request needs' },
+      ),
+      figure(
+        area,
+        'stackd / pipeline floor (CPU per request)',
+        round(median(paired(cpu('stackd'), cpu('pipeline-floor')))),
+        '×',
+        { note: 'information' },
       ),
       // ≥ 0.8× the floor's throughput is ≤ 1.25× its CPU per request.
       stableFigure(

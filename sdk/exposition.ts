@@ -76,6 +76,16 @@ export interface ExpositionGauge<L extends string> {
 /** A distribution of observations. */
 export interface ExpositionHistogram<L extends string> {
   observe(labels: ExpositionLabels<L>, value: number): void;
+  /**
+   * The series of `labels`, exposed once observed; observing it skips looking the label set up
+   * (a series observed on every request keeps it).
+   */
+  labels(labels: ExpositionLabels<L>): ExpositionHistogramSeries;
+}
+
+/** One bound series of a histogram. */
+export interface ExpositionHistogramSeries {
+  observe(value: number): void;
 }
 
 /** A rendered exposition. */

@@ -1,26 +1,30 @@
 /**
- * The request pipeline for one route: abort tracking, request copy, body read with a limit,
- * authentication, validation (422 naming the field), the handler, response validation (in tests)
+ * The request pipeline for one route: request copy, framing checks, authentication, body read
+ * with a limit, validation (422 naming the field), the handler, response validation (in tests)
  * and the response. Nothing here may throw into uWS: every path ends in a written response or a
  * logged error.
+ *
+ * Everything that is the same for every request of a route is worked out once (its HTTP series,
+ * its inputs, its body limit), and a request that needs nothing asynchronous (no body, an open
+ * or synchronously checked route, a synchronous handler) is answered within uWS's own callback:
+ * no promise, no abort handler, no cork of its own.
  */
 import type { AuthenticationResult } from '../../sdk/contracts/authenticator.js';
-import type { HandlerRequest, HttpMethod, JsonReply, Principal, RawReply } from '../../sdk/http.js';
 import type { Logger } from '../../sdk/logger.js';
 import type { Authenticate } from './authenticate.js';
 import type { ClientAddresses } from './client-address.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { declaredContentLength, readBody, type BodyResult } from './body-reader.js';
 import { errorBody, mapError } from './error-mapper.js';
-import { snapshotRequest, type RequestSnapshot } from './request-snapshot.js';
+import { snapshotRequest, type KnownByRoute, type RequestSnapshot } from './request-snapshot.js';
 import { framingRefusal, refuseFraming } from './request-framing.js';
-import { ResponseState } from './response-state.js';
-import { joinParts } from './body-parts.js';
-import { isParts, writeResponse } from './response-writer.js';
+import { ResponseState, type FinishObserver } from './response-state.js';
 import type { RegisteredRoute } from './route-table.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
-import { parseInputs } from './request-inputs.js';
-import { NO_HEADERS, sendJson } from './json-response.js';
+import { RouteInputs } from './request-inputs.js';
+import { PipelineRequest } from './pipeline-request.js';
+import { sendJson, writeJson } from './json-response.js';
+import { sendResult } from './route-answer.js';
 import { SCRAPE_TOKEN_PREFIX } from '../../sdk/exposition.js';
 
 /** What the pipeline needs from the host. */
@@ -37,13 +41,8 @@ export interface PipelineEnvironment {
   readonly addresses: ClientAddresses;
   /** The data dir's condition: storage failures answer 507/503 and are noted for /health. */
   readonly storage?: StorageStatus;
-  /** Told about every answered request by route template (the exposition's HTTP series). */
-  readonly observeRequest?: (
-    method: string,
-    route: string,
-    status: number,
-    seconds: number,
-  ) => void;
+  /** The exposition's HTTP series of a route template, told about every answered request. */
+  readonly requestSeries?: (method: string, route: string) => FinishObserver;
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -51,131 +50,147 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NO_BODY: BodyResult = { kind: 'ok', body: Buffer.alloc(0) };
 const OPEN: AuthenticationResult = { ok: true, principal: null };
 
-/** A uWS handler for one route. */
-export function createRouteHandler(route: RegisteredRoute, env: PipelineEnvironment) {
-  return (res: HttpResponse, req: HttpRequest): void => {
-    const state = new ResponseState(res);
-    const observe = env.observeRequest;
-    if (observe !== undefined) {
-      const started = performance.now();
-      const { method, path } = route.definition;
-      state.whenFinished((status) =>
-        observe(method, path, status, (performance.now() - started) / 1000),
-      );
-    }
-    const snapshot = snapshotRequest(req, state, route.paramNames, env.addresses);
-    const framing = framingRefusal(snapshot.path, snapshot.headers);
-    if (framing !== null) {
-      refuseFraming(state, framing).catch((error: unknown) => {
-        env.logger.error('response failed', { path: snapshot.path, error });
+/** What every request of one route shares. */
+interface RouteRuntime {
+  readonly route: RegisteredRoute;
+  readonly env: PipelineEnvironment;
+  readonly inputs: RouteInputs;
+  readonly bodyLimit: number;
+  readonly series: FinishObserver | undefined;
+}
+
+/** A uWS request handler. */
+export type UwsHandler = (res: HttpResponse, req: HttpRequest) => void;
+
+/** The uWS handlers of one route, one per served path. */
+export function createRouteHandlers(
+  route: RegisteredRoute,
+  env: PipelineEnvironment,
+): Array<{ readonly path: string; readonly handler: UwsHandler }> {
+  const runtime: RouteRuntime = {
+    route,
+    env,
+    inputs: new RouteInputs(route),
+    bodyLimit: route.definition.bodyLimit ?? env.defaultBodyLimit,
+    series: env.requestSeries?.(route.definition.method, route.definition.path),
+  };
+  const { method } = route.definition;
+  return route.paths.map((path) => ({
+    path,
+    handler: createHandler(runtime, {
+      method,
+      path: route.paramNames.length === 0 && !path.includes('*') ? path : undefined,
+    }),
+  }));
+}
+
+function createHandler(runtime: RouteRuntime, known: KnownByRoute): UwsHandler {
+  const { route, env, series } = runtime;
+  return (res, req) => {
+    const state = ResponseState.inCallback(res);
+    if (series !== undefined) state.observeWith(series, performance.now());
+    let path = known.path ?? '';
+    try {
+      const snapshot = snapshotRequest(req, state, route.paramNames, env.addresses, known);
+      path = snapshot.path;
+      answer(runtime, state, snapshot)?.catch((error: unknown) => {
+        env.logger.error('response failed', { path, error });
       });
-      return;
+    } catch (error) {
+      env.logger.error('response failed', { path, error });
+    } finally {
+      // uWS needs an abort handler for a response still open when its callback returns.
+      state.leaveCallback();
     }
-    if (snapshot.malformed !== null) {
-      refuseMalformed(state, snapshot.malformed).catch((error: unknown) => {
-        env.logger.error('response failed', { path: snapshot.path, error });
-      });
-      return;
-    }
-    // Authenticate before reading the body: a refusal known at once (no token) is answered
-    // without attaching onData, so uWS drops the body unread.
-    const auth = authenticate(route, env, snapshot);
-    if (!(auth instanceof Promise) && !auth.ok) {
-      refuse(state, auth).catch((error: unknown) => {
-        env.logger.error('response failed', { path: snapshot.path, error });
-      });
-      return;
-    }
-    // onData must be attached before this callback returns, or the body is lost.
-    const body = METHODS_WITH_BODY.has(snapshot.method)
-      ? readBody(
-          state,
-          route.definition.bodyLimit ?? env.defaultBodyLimit,
-          declaredContentLength(snapshot.headers['content-length']),
-        )
-      : NO_BODY;
-    handle(route, env, state, snapshot, body, auth).catch((error: unknown) => {
-      env.logger.error('response failed', { path: snapshot.path, error });
-    });
   };
 }
 
-/**
- * What a handler receives. A class, not an object literal with getters: V8 builds a literal's
- * accessors at run time, in dictionary mode, on every request.
- */
-class PipelineRequest implements HandlerRequest {
-  private abortSignal: AbortSignal | undefined;
-
-  constructor(
-    private readonly snapshot: RequestSnapshot,
-    readonly params: Record<string, string>,
-    readonly query: Record<string, string>,
-    readonly body: unknown,
-    readonly principal: Principal | null,
-    private readonly state: ResponseState,
-    private readonly shutdownSignal: AbortSignal,
-  ) {}
-
-  get method(): HttpMethod {
-    return this.snapshot.method as HttpMethod;
-  }
-
-  get path(): string {
-    return this.snapshot.path;
-  }
-
-  get headers(): Readonly<Record<string, string>> {
-    return this.snapshot.headers;
-  }
-
-  get ip(): string {
-    return this.snapshot.ip;
-  }
-
-  // Made on first use: few handlers watch for aborts, and a signal per request is costly.
-  get signal(): AbortSignal {
-    this.abortSignal ??= AbortSignal.any([this.state.signal, this.shutdownSignal]);
-    return this.abortSignal;
-  }
+/** Answer one request; a promise only when something had to be waited for. */
+function answer(
+  runtime: RouteRuntime,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+): Promise<unknown> | undefined {
+  const framing = framingRefusal(snapshot.path, snapshot.headers, snapshot.headerBytes);
+  if (framing !== null) return refuseFraming(state, framing);
+  if (snapshot.malformed !== null) return refuseMalformed(state, snapshot.malformed);
+  // Authenticate before reading the body: a refusal known at once (no token) is answered
+  // without attaching onData, so uWS drops the body unread.
+  const auth = authenticate(runtime.route, runtime.env, snapshot);
+  if (!(auth instanceof Promise) && !auth.ok) return refuse(state, auth);
+  // onData must be attached before uWS's callback returns, or the body is lost.
+  const body = METHODS_WITH_BODY.has(snapshot.method)
+    ? readBody(state, runtime.bodyLimit, declaredContentLength(snapshot.headers['content-length']))
+    : NO_BODY;
+  if (body instanceof Promise || auth instanceof Promise)
+    return handleLater(runtime, state, snapshot, body, auth);
+  if (refusedBody(state, body)) return undefined;
+  return handle(runtime, state, snapshot, body.body, auth);
 }
 
-async function handle(
-  route: RegisteredRoute,
-  env: PipelineEnvironment,
+/** Answered when the body was aborted or too large (true), else false. */
+function refusedBody(
+  state: ResponseState,
+  result: BodyResult,
+): result is Exclude<BodyResult, { kind: 'ok' }> {
+  if (result.kind === 'aborted') return true;
+  if (result.kind === 'too-large') {
+    writeJson(
+      state,
+      413,
+      errorBody(
+        `Request body exceeds the limit of ${result.limit} bytes`,
+        'REQUEST_BODY_TOO_LARGE',
+        'body',
+      ),
+      {},
+      result.closeConnection,
+    );
+    return true;
+  }
+  return false;
+}
+
+/** Wait for the body, then for the authentication, then handle. */
+async function handleLater(
+  runtime: RouteRuntime,
   state: ResponseState,
   snapshot: RequestSnapshot,
   bodyPending: BodyResult | Promise<BodyResult>,
   authPending: AuthenticationResult | Promise<AuthenticationResult>,
 ): Promise<void> {
-  // Only what is pending is awaited: a request with no body, an open route and a synchronous
-  // handler is answered within uWS's own callback, without a turn through the microtask queue.
+  let rawBody: Buffer;
+  let auth: AuthenticationResult;
   try {
-    const bodyResult = bodyPending instanceof Promise ? await bodyPending : bodyPending;
-    if (bodyResult.kind === 'aborted') return;
-    if (bodyResult.kind === 'too-large') {
-      await sendJson(
-        state,
-        413,
-        errorBody(
-          `Request body exceeds the limit of ${bodyResult.limit} bytes`,
-          'REQUEST_BODY_TOO_LARGE',
-          'body',
-        ),
-        {},
-        bodyResult.closeConnection,
-      );
-      return;
-    }
-    const auth = authPending instanceof Promise ? await authPending : authPending;
+    const bodyResult = await bodyPending;
+    if (refusedBody(state, bodyResult)) return;
+    rawBody = bodyResult.body;
+    auth = await authPending;
+  } catch (error) {
+    answerError(runtime.env, state, snapshot, error);
+    return;
+  }
+  await handle(runtime, state, snapshot, rawBody, auth);
+}
+
+/** Validate, run the handler and answer; a promise only for an asynchronous handler or body. */
+function handle(
+  runtime: RouteRuntime,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+  rawBody: Buffer,
+  auth: AuthenticationResult,
+): Promise<unknown> | undefined {
+  const { route, env } = runtime;
+  try {
     if (!auth.ok) {
-      await refuse(state, auth);
-      return;
+      writeRefusal(state, auth);
+      return undefined;
     }
-    const parsed = parseInputs(route, snapshot, bodyResult.body);
+    const parsed = runtime.inputs.parse(snapshot, rawBody);
     if (!parsed.ok) {
-      await sendJson(state, 422, errorBody(parsed.detail, parsed.code, parsed.field));
-      return;
+      writeJson(state, 422, errorBody(parsed.detail, parsed.code, parsed.field));
+      return undefined;
     }
     const request = new PipelineRequest(
       snapshot,
@@ -187,14 +202,42 @@ async function handle(
       env.shutdownSignal,
     );
     const returned: unknown = route.definition.handler(request);
-    const result: unknown = returned instanceof Promise ? await returned : returned;
-    if (state.finished) return;
-    await sendResult(route, env, state, result, snapshot);
+    if (returned instanceof Promise) return answerLater(runtime, state, snapshot, returned);
+    if (state.finished) return undefined;
+    return sendResult(route, env, state, returned, snapshot)?.catch((error: unknown) => {
+      answerError(env, state, snapshot, error);
+    });
   } catch (error) {
-    if (state.finished) return;
-    const mapped = mapError(error, env.logger, `${snapshot.method} ${snapshot.path}`, env.storage);
-    await sendJson(state, mapped.status, mapped.body, mapped.headers);
+    answerError(env, state, snapshot, error);
+    return undefined;
   }
+}
+
+async function answerLater(
+  runtime: RouteRuntime,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+  returned: Promise<unknown>,
+): Promise<void> {
+  try {
+    const result: unknown = await returned;
+    if (state.finished) return;
+    await sendResult(runtime.route, runtime.env, state, result, snapshot);
+  } catch (error) {
+    answerError(runtime.env, state, snapshot, error);
+  }
+}
+
+/** A thrown error as its mapped answer (nothing when the response ended already). */
+function answerError(
+  env: PipelineEnvironment,
+  state: ResponseState,
+  snapshot: RequestSnapshot,
+  error: unknown,
+): void {
+  if (state.finished) return;
+  const mapped = mapError(error, env.logger, `${snapshot.method} ${snapshot.path}`, env.storage);
+  writeJson(state, mapped.status, mapped.body, mapped.headers);
 }
 
 function authenticate(
@@ -234,110 +277,21 @@ function refuse(
   state: ResponseState,
   auth: Extract<AuthenticationResult, { ok: false }>,
 ): Promise<void> {
-  return sendJson(state, auth.status, errorBody(auth.detail, auth.code), {
-    'www-authenticate': 'Bearer',
-  });
+  return sendJson(state, auth.status, errorBody(auth.detail, auth.code), BEARER_CHALLENGE);
 }
+
+function writeRefusal(
+  state: ResponseState,
+  auth: Extract<AuthenticationResult, { ok: false }>,
+): void {
+  writeJson(state, auth.status, errorBody(auth.detail, auth.code), BEARER_CHALLENGE);
+}
+
+const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer' } as const;
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */
 export function bearerToken(header: string | undefined): string | null {
   if (header === undefined) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? null;
-}
-
-function isReply(value: unknown): value is JsonReply | RawReply {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'kind' in value &&
-    ((value as JsonReply).kind === 'json' || (value as RawReply).kind === 'raw') &&
-    'status' in value
-  );
-}
-
-async function sendResult(
-  route: RegisteredRoute,
-  env: PipelineEnvironment,
-  state: ResponseState,
-  result: unknown,
-  snapshot: RequestSnapshot,
-): Promise<void> {
-  if (isReply(result) && result.kind === 'raw') {
-    const text = env.validateResponses ? jsonText(result) : undefined;
-    if (
-      text !== undefined &&
-      (await refuseInvalid(route, env, state, snapshot, result.status, text))
-    )
-      return;
-    await writeResponse(state, {
-      status: result.status,
-      headers: result.headers,
-      body: result.body,
-    });
-    return;
-  }
-  const status = isReply(result) ? result.status : 200;
-  const body = isReply(result) ? result.body : result;
-  const headers = isReply(result) ? (result.headers ?? NO_HEADERS) : NO_HEADERS;
-  if (env.validateResponses && (await refuseInvalid(route, env, state, snapshot, status, { body })))
-    return;
-  await sendJson(state, status, body, headers);
-}
-
-/** The parsed body of a raw reply whose JSON is written already (see `jsonTextReply`). */
-function jsonText(reply: RawReply): { body: unknown } | { unparsable: string } | undefined {
-  const { body } = reply;
-  if (!reply.headers['content-type']?.startsWith('application/json')) return undefined;
-  if (typeof body !== 'string' && !isParts(body)) return undefined;
-  const text = typeof body === 'string' ? body : Buffer.from(joinParts(body)).toString('utf8');
-  try {
-    return { body: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { unparsable: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/**
- * While response validation is on (the test suite): answer 500 instead of a body its route does
- * not declare, or that does not match the declared schema. True when it answered.
- */
-async function refuseInvalid(
-  route: RegisteredRoute,
-  env: PipelineEnvironment,
-  state: ResponseState,
-  snapshot: RequestSnapshot,
-  status: number,
-  response: { body: unknown } | { unparsable: string },
-): Promise<boolean> {
-  const schema = route.responses.get(status);
-  if (schema === undefined && status < 300) {
-    env.logger.error(
-      `${snapshot.method} ${snapshot.path}: no response schema for status ${status}`,
-    );
-    await sendJson(
-      state,
-      500,
-      errorBody(`No response schema for status ${status}`, 'INTERNAL_RESPONSE_UNDECLARED'),
-    );
-    return true;
-  }
-  const failure =
-    'unparsable' in response
-      ? { field: 'body', message: `not JSON: ${response.unparsable}` }
-      : schema?.firstError(response.body);
-  if (failure === undefined) return false;
-  env.logger.error(`${snapshot.method} ${snapshot.path}: response does not match its schema`, {
-    ...failure,
-  });
-  await sendJson(
-    state,
-    500,
-    errorBody(
-      `Response field '${failure.field}' does not match its schema: ${failure.message}`,
-      'INTERNAL_RESPONSE_INVALID',
-      failure.field,
-    ),
-  );
-  return true;
 }

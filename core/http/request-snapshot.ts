@@ -13,6 +13,8 @@ export interface RequestSnapshot {
   readonly path: string;
   readonly rawQuery: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The header section's size as the framing check counts it (lines as they came). */
+  readonly headerBytes: number;
   readonly params: Readonly<Record<string, string>>;
   /**
    * The client address (trusted proxies applied), read from the socket on first use: uWS asks
@@ -28,32 +30,82 @@ export interface RequestSnapshot {
 /** What `ip` reads once the response can no longer be asked. */
 const UNKNOWN_CLIENT = 'unknown';
 
+/** Shared by every request of a route without path parameters (nobody writes to it). */
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+// The headers being copied, and their size as the framing check counts it: one function for
+// every request instead of a closure per request.
+let copying: Record<string, string> = {};
+let copiedBytes = 0;
+function copyHeader(key: string, value: string): void {
+  const headers = copying;
+  const earlier = headers[key];
+  headers[key] = earlier === undefined ? value : `${earlier}, ${value}`;
+  copiedBytes += key.length + value.length + 4;
+}
+
+/** uWS gives the method in lower case; the usual ones map without a new string. */
+const UPPER_METHODS: Readonly<Record<string, string>> = {
+  get: 'GET',
+  post: 'POST',
+  put: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+  head: 'HEAD',
+  options: 'OPTIONS',
+};
+
+/**
+ * What uWS's routing already says about a request: a handler bound with `get` (`post`, …) only
+ * sees that method, and one bound to a path without parameters or wildcards only sees that exact
+ * path (uWS matches static segments byte for byte and routes nothing else there; a HEAD request
+ * does not reach a GET handler). Asking uWS again costs a native call and a new string each.
+ */
+export interface KnownByRoute {
+  readonly method: string;
+  /** The served path, when it has no parameters. */
+  readonly path: string | undefined;
+}
+
+function upperMethod(method: string): string {
+  return Object.hasOwn(UPPER_METHODS, method)
+    ? (UPPER_METHODS[method] ?? method)
+    : method.toUpperCase();
+}
+
 /** Copy method, path, query, headers and path parameters; the client address on demand. */
 export function snapshotRequest(
   req: HttpRequest,
   state: ResponseState,
   paramNames: readonly string[],
   addresses: ClientAddresses,
+  known?: KnownByRoute,
 ): RequestSnapshot {
   const headers: Record<string, string> = {};
-  req.forEach((key, value) => {
-    headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
-  });
-  const params: Record<string, string> = {};
+  copying = headers;
+  copiedBytes = 0;
+  req.forEach(copyHeader);
+  const headerBytes = copiedBytes;
+  let params = NO_PARAMS;
   let malformed: string | null = null;
-  paramNames.forEach((name, index) => {
-    const raw = req.getParameter(index) ?? '';
-    const decoded = decodePercent(raw);
-    if (decoded === null) malformed ??= name;
-    params[name] = decoded ?? raw;
-  });
+  if (paramNames.length > 0) {
+    const copied: Record<string, string> = {};
+    paramNames.forEach((name, index) => {
+      const raw = req.getParameter(index) ?? '';
+      const decoded = decodePercent(raw);
+      if (decoded === null) malformed ??= name;
+      copied[name] = decoded ?? raw;
+    });
+    params = copied;
+  }
   const rawQuery = req.getQuery() ?? '';
-  if (malformed === null && !isWellFormedQuery(rawQuery)) malformed = 'query';
+  if (malformed === null && rawQuery !== '' && !isWellFormedQuery(rawQuery)) malformed = 'query';
   return new CopiedRequest(
-    req.getMethod().toUpperCase(),
-    req.getUrl(),
+    known?.method ?? upperMethod(req.getMethod()),
+    known?.path ?? req.getUrl(),
     rawQuery,
     headers,
+    headerBytes,
     params,
     malformed,
     state,
@@ -71,6 +123,7 @@ class CopiedRequest implements RequestSnapshot {
     readonly path: string,
     readonly rawQuery: string,
     readonly headers: Readonly<Record<string, string>>,
+    readonly headerBytes: number,
     readonly params: Readonly<Record<string, string>>,
     readonly malformed: string | null,
     private readonly state: ResponseState,

@@ -8,19 +8,61 @@ import type { HttpResponse } from './uws-app.js';
 
 const ABORTED = new Error('client aborted the request');
 
+/** Told once with the status and the seconds taken when the response ends (not on abort). */
+export interface FinishObserver {
+  observe(status: number, seconds: number): void;
+}
+
 /** Wraps a uWS response with abort tracking (register it first thing in the handler). */
 export class ResponseState {
   private controller: AbortController | undefined;
   private listeners: Array<() => void> | undefined;
   private done = false;
   private abortedFlag = false;
-  private finishListener: ((status: number) => void) | undefined;
+  private watching = false;
+  private observer: FinishObserver | undefined;
+  private startedAt = 0;
+  /**
+   * True while uWS's request callback runs: uWS has corked the socket itself then, so a write
+   * needs no `cork` of its own, and no abort can be delivered yet.
+   */
+  private insideCallback = false;
   /** The status written, once the head went out (0 before). */
   status = 0;
 
-  constructor(readonly res: HttpResponse) {
+  constructor(
+    readonly res: HttpResponse,
+    answeredInCallback = false,
+  ) {
+    if (answeredInCallback) this.insideCallback = true;
+    else this.watchAbort();
+  }
+
+  /**
+   * A state for a response that may be answered within uWS's callback. Registering the abort
+   * handler costs a native handle per request, and uWS needs one only for a response still open
+   * when its callback returns: {@link leaveCallback} registers it then.
+   */
+  static inCallback(res: HttpResponse): ResponseState {
+    return new ResponseState(res, true);
+  }
+
+  /** The uWS callback returned: later writes cork, and a response still open watches aborts. */
+  leaveCallback(): void {
+    this.insideCallback = false;
+    if (!this.done) this.watchAbort();
+  }
+
+  /** Whether a write must cork the socket itself (outside uWS's callback). */
+  get needsCork(): boolean {
+    return !this.insideCallback;
+  }
+
+  private watchAbort(): void {
+    if (this.watching) return;
+    this.watching = true;
     // uWS requires onAborted before any async work; it fires when the client goes away.
-    res.onAborted(() => {
+    this.res.onAborted(() => {
       this.done = true;
       this.abortedFlag = true;
       this.controller?.abort(ABORTED);
@@ -55,17 +97,18 @@ export class ResponseState {
     return this.done;
   }
 
-  /** Call `listener` once with the status when the response ends (not when the client aborts). */
-  whenFinished(listener: (status: number) => void): void {
-    this.finishListener = listener;
+  /** Tell `observer` the status and the time since `startedAt` (performance.now) at the end. */
+  observeWith(observer: FinishObserver, startedAt: number): void {
+    this.observer = observer;
+    this.startedAt = startedAt;
   }
 
   /** Mark the response as ended. */
   finish(): void {
     this.done = true;
-    const listener = this.finishListener;
-    if (listener === undefined) return;
-    this.finishListener = undefined;
-    listener(this.status);
+    const observer = this.observer;
+    if (observer === undefined) return;
+    this.observer = undefined;
+    observer.observe(this.status, (performance.now() - this.startedAt) / 1000);
   }
 }

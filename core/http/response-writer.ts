@@ -7,12 +7,34 @@ import { STATUS_CODES } from 'node:http';
 import type { BodyParts } from '../../sdk/http.js';
 import { joinParts } from './body-parts.js';
 import type { ResponseState } from './response-state.js';
+import type { HttpResponse } from './uws-app.js';
+
+/** Response headers; a list value is written as one header line per entry (set-cookie). */
+export type ResponseHeaders = Readonly<Record<string, string | readonly string[]>>;
+
+/**
+ * Header lines sent with many responses, encoded once: uWS takes the bytes as they are instead of
+ * converting two strings on every response.
+ */
+export class PreparedHeaders {
+  private readonly lines: ReadonlyArray<readonly [Buffer, Buffer]>;
+
+  constructor(headers: Readonly<Record<string, string>>) {
+    this.lines = Object.entries(headers).map(([name, value]) => [
+      Buffer.from(name),
+      Buffer.from(value),
+    ]);
+  }
+
+  writeTo(res: HttpResponse): void {
+    for (const [name, value] of this.lines) res.writeHeader(name, value);
+  }
+}
 
 /** A fully formed response. */
 export interface OutgoingResponse {
   readonly status: number;
-  /** A list value is written as one header line per entry (set-cookie). */
-  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  readonly headers: ResponseHeaders;
   readonly body: string | Uint8Array | BodyParts | AsyncIterable<Uint8Array>;
   /** Close the connection after the response (used after refusing a body). */
   readonly closeConnection?: boolean;
@@ -29,24 +51,49 @@ function statusLine(status: number): string {
   return line;
 }
 
-/** Write a complete response. Returns false when the client was gone. */
-export async function writeResponse(
+/**
+ * Write a response. A complete body is written at once (synchronously; a promise only for a
+ * streamed body). Returns false when the client was gone.
+ */
+export function writeResponse(
   state: ResponseState,
   response: OutgoingResponse,
-): Promise<boolean> {
+): boolean | Promise<boolean> {
   if (state.finished) return false;
   const { body } = response;
   if (typeof body === 'string' || body instanceof Uint8Array || isParts(body)) {
-    state.res.cork(() => {
-      writeHead(state, response);
-      // uWS copies the bytes during `end`, so joined parts may share one buffer; a single part
-      // (a body kept whole by its route) goes as it is, without a copy.
-      state.res.end(isParts(body) ? partsBody(body) : body, response.closeConnection === true);
-    });
-    state.finish();
+    // uWS copies the bytes during `end`, so joined parts may share one buffer; a single part
+    // (a body kept whole by its route) goes as it is, without a copy.
+    writeComplete(
+      state,
+      response.status,
+      response.headers,
+      isParts(body) ? partsBody(body) : body,
+      response.closeConnection === true,
+    );
     return true;
   }
   return writeStream(state, response, body);
+}
+
+/** Write a whole response to an open `state` and end it. */
+export function writeComplete(
+  state: ResponseState,
+  status: number,
+  headers: ResponseHeaders | PreparedHeaders,
+  body: string | Uint8Array,
+  closeConnection: boolean,
+): void {
+  if (state.needsCork)
+    state.res.cork(() => {
+      writeHead(state, status, headers);
+      state.res.end(body, closeConnection);
+    });
+  else {
+    writeHead(state, status, headers);
+    state.res.end(body, closeConnection);
+  }
+  state.finish();
 }
 
 /** Whether a body is given in parts (arrays are not async-iterable; streams are not arrays). */
@@ -61,12 +108,23 @@ function partsBody(parts: BodyParts): string | Uint8Array {
   return parts.length === 1 && only !== undefined ? only : joinParts(parts);
 }
 
-function writeHead(state: ResponseState, response: OutgoingResponse): void {
-  state.status = response.status;
-  state.res.writeStatus(statusLine(response.status));
-  for (const [name, value] of Object.entries(response.headers)) {
-    for (const line of typeof value === 'string' ? [value] : value)
-      state.res.writeHeader(name, line);
+function writeHead(
+  state: ResponseState,
+  status: number,
+  headers: ResponseHeaders | PreparedHeaders,
+): void {
+  state.status = status;
+  // uWS writes `200 OK` itself when no status was written.
+  if (status !== 200) state.res.writeStatus(statusLine(status));
+  if (headers instanceof PreparedHeaders) {
+    headers.writeTo(state.res);
+    return;
+  }
+  // for-in, not Object.entries: no array of pairs per response.
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string') state.res.writeHeader(name, value);
+    else if (value !== undefined) for (const line of value) state.res.writeHeader(name, line);
   }
 }
 
@@ -82,7 +140,7 @@ async function writeStream(
       let accepted = true;
       state.res.cork(() => {
         if (!headWritten) {
-          writeHead(state, response);
+          writeHead(state, response.status, response.headers);
           headWritten = true;
         }
         accepted = state.res.write(chunk);
@@ -100,7 +158,7 @@ async function writeStream(
   }
   if (state.finished) return false;
   state.res.cork(() => {
-    if (!headWritten) writeHead(state, response);
+    if (!headWritten) writeHead(state, response.status, response.headers);
     state.res.end();
   });
   state.finish();

@@ -44,7 +44,7 @@ export function createProxyHandler(
     const state = new ResponseState(res);
     const snapshot = snapshotRequest(req, state, [], env.addresses);
     // An ambiguous request must never reach a service that may frame it differently.
-    const framing = framingRefusal(snapshot.path, snapshot.headers);
+    const framing = framingRefusal(snapshot.path, snapshot.headers, snapshot.headerBytes);
     if (framing !== null) {
       refuseFraming(state, framing).catch((error: unknown) => {
         env.logger.error(`proxy refusal of ${snapshot.path} failed`, { error });

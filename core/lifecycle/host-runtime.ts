@@ -27,7 +27,7 @@ import { uwsBuild } from '../http/uws-app.js';
 import { describeError, LogSink, ScopedLogger } from '../logging/logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { ExpositionRegistry } from '../metrics/exposition-registry.js';
-import { declareHostSeries, type RequestObserver } from '../metrics/host-exposition.js';
+import { declareHostSeries, type RequestSeries } from '../metrics/host-exposition.js';
 import { pluginSliceValidator } from '../plugins/plugin-config.js';
 import { orderPlugins } from '../plugins/plugin-graph.js';
 import { loadPlugins, type LoadedPlugin } from '../plugins/plugin-loader.js';
@@ -61,7 +61,7 @@ export class HostRuntime implements RunningHost {
   readonly logger: Logger;
   readonly metrics: MetricsRegistry;
   readonly exposition: ExpositionRegistry;
-  private observeRequest: RequestObserver | undefined;
+  private requestSeries: RequestSeries | undefined;
   // Loaded first: a host that cannot serve HTTP must not start anything.
   readonly uwsBuild = uwsBuild().label;
   plugins: LoadedPlugin[] = [];
@@ -217,7 +217,7 @@ export class HostRuntime implements RunningHost {
       plugins: () =>
         this.plugins.map(({ plugin }) => ({ name: plugin.name, version: plugin.version })),
     });
-    this.observeRequest = hostSeries.observeRequest;
+    this.requestSeries = hostSeries.requestSeries;
     this.config.onChange(() => hostSeries.configChanged());
     c.register(CapabilityRegistry, { useValue: this.capabilities });
     c.register(ServiceRegistry, { useValue: this.services });
@@ -252,7 +252,7 @@ export class HostRuntime implements RunningHost {
         shutdownSignal: this.shutdown.signal,
         addresses: this.addresses,
         ...(this.storageStatus === undefined ? {} : { storage: this.storageStatus }),
-        ...(this.observeRequest === undefined ? {} : { observeRequest: this.observeRequest }),
+        ...(this.requestSeries === undefined ? {} : { requestSeries: this.requestSeries }),
       },
       {
         logger: this.logger.child('ws'),

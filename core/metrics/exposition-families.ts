@@ -1,9 +1,10 @@
 /**
- * The families of the host's exposition: counters, gauges and histograms holding their series in
- * a map keyed by label values. Each series keeps its rendered `name{labels} ` prefix from the
- * moment it appears and its whole sample line while its value stays the same, and a family keeps
- * its rendered text while none of its series changed, so a scrape formats only what moved. A
- * reset only marks series stale (the next reset drops those not set again).
+ * The counter and gauge families of the host's exposition (histograms have their own file),
+ * holding their series in a map keyed by label values. Each series keeps its rendered
+ * `name{labels} ` prefix from the moment it appears and its whole sample line while its value
+ * stays the same, and a family keeps its rendered text while none of its series changed, so a
+ * scrape formats only what moved. A reset only marks series stale (the next reset drops those not
+ * set again).
  */
 import type { TurnBudget } from '../../sdk/turn-budget.js';
 import { checkLabelNames, formatValue, innerLabelText, labelKey } from './exposition-text.js';
@@ -199,92 +200,5 @@ export class ScalarFamily implements RenderableFamily {
     if (current) this.currentCount += 1;
     this.dirty = true;
     return created;
-  }
-}
-
-interface HistogramSeries {
-  /** `name_bucket{labels,le="bound"} ` per bucket, `+Inf` last. */
-  readonly bucketPrefixes: readonly string[];
-  readonly sumPrefix: string;
-  readonly countPrefix: string;
-  /** Observations per bucket (not cumulative; summed when rendered). */
-  readonly counts: number[];
-  sum: number;
-  count: number;
-}
-
-/** Latency-style buckets when a histogram declares none (seconds). */
-const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/** A histogram: cumulative buckets, sum and count per label set. */
-export class HistogramFamily implements RenderableFamily {
-  readonly type = 'histogram';
-  private readonly series = new Map<string, HistogramSeries>();
-  private readonly bounds: readonly number[];
-  /** The text of the last render, kept until an observation. */
-  private text = '';
-  private dirty = true;
-
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly string[],
-    buckets: readonly number[] | undefined,
-  ) {
-    checkLabelNames(name, labelNames);
-    if (labelNames.includes('le')) throw new Error(`histogram '${name}' cannot use label 'le'`);
-    this.bounds = [...new Set(buckets ?? DEFAULT_BUCKETS)].sort((a, b) => a - b);
-    if (labelNames.length === 0) this.at({});
-  }
-
-  observe(labels: LabelValues, value: number): void {
-    const series = this.at(labels);
-    let index = 0;
-    while (index < this.bounds.length && value > (this.bounds[index] ?? Infinity)) index += 1;
-    series.counts[index] = (series.counts[index] ?? 0) + 1;
-    series.sum += value;
-    series.count += 1;
-    this.dirty = true;
-  }
-
-  renderSamples(): string {
-    // A few series per route and status: short enough for one turn.
-    if (!this.dirty) return this.text;
-    let text = '';
-    for (const series of this.series.values()) {
-      let cumulative = 0;
-      series.bucketPrefixes.forEach((prefix, index) => {
-        cumulative += series.counts[index] ?? 0;
-        text += `${prefix}${cumulative}\n`;
-      });
-      text += `${series.sumPrefix}${formatValue(series.sum)}\n`;
-      text += `${series.countPrefix}${series.count}\n`;
-    }
-    this.text = text;
-    this.dirty = false;
-    return text;
-  }
-
-  private at(labels: LabelValues): HistogramSeries {
-    const key = labelKey(this.labelNames, labels);
-    let series = this.series.get(key);
-    if (series === undefined) {
-      const inner = innerLabelText(this.labelNames, labels);
-      const withLe = inner === '' ? '' : `${inner},`;
-      const plain = inner === '' ? ' ' : `{${inner}} `;
-      series = {
-        bucketPrefixes: [...this.bounds.map(formatValue), '+Inf'].map(
-          (bound) => `${this.name}_bucket{${withLe}le="${bound}"} `,
-        ),
-        sumPrefix: `${this.name}_sum${plain}`,
-        countPrefix: `${this.name}_count${plain}`,
-        counts: new Array<number>(this.bounds.length + 1).fill(0),
-        sum: 0,
-        count: 0,
-      };
-      this.series.set(key, series);
-      this.dirty = true;
-    }
-    return series;
   }
 }

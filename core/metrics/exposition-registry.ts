@@ -20,7 +20,8 @@ import type {
 import { negotiateExposition } from '../../sdk/exposition.js';
 import { TurnBudget } from '../../sdk/turn-budget.js';
 import type { Logger } from '../../sdk/logger.js';
-import { HistogramFamily, ScalarFamily, type RenderableFamily } from './exposition-families.js';
+import { ScalarFamily, type RenderableFamily } from './exposition-families.js';
+import { HistogramFamily } from './histogram-family.js';
 import {
   FAMILY_NAME,
   OPENMETRICS_CONTENT_TYPE,
@@ -90,7 +91,10 @@ export class ExpositionRegistry {
         definition.buckets,
       ),
     );
-    return { observe: (labels, value) => histogram.observe(labels, value) };
+    return {
+      observe: (labels, value) => histogram.observe(labels, value),
+      labels: (labels) => histogram.bind(labels),
+    };
   }
 
   beforeScrape(owner: string, hook: ScrapeHook): void {

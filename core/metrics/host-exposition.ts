@@ -3,6 +3,12 @@
  * WebSocket clients per stream, loaded plugins and the host process itself. Requests are counted
  * by the route table's templates (`/process/logs/:name` style), so label values stay bounded.
  */
+import type {
+  ExpositionCounter,
+  ExpositionCounterSeries,
+  ExpositionHistogram,
+  ExpositionHistogramSeries,
+} from '../../sdk/exposition.js';
 import type { ExpositionRegistry } from './exposition-registry.js';
 
 /** What the host series read at a scrape. */
@@ -14,13 +20,13 @@ export interface HostExpositionSource {
   plugins(): ReadonlyArray<{ readonly name: string; readonly version: string }>;
 }
 
-/** Called once per answered request (route template, method, status, seconds taken). */
-export type RequestObserver = (
-  method: string,
-  route: string,
-  status: number,
-  seconds: number,
-) => void;
+/** The HTTP series of one route template: told once per answered request. */
+export interface RouteRequestSeries {
+  observe(status: number, seconds: number): void;
+}
+
+/** The HTTP series of a route template (method and template as the route table declares them). */
+export type RequestSeries = (method: string, route: string) => RouteRequestSeries;
 
 /** Latency buckets from a cached answer (0.5 ms) to a slow handler (10 s). */
 const LATENCY_BUCKETS = [
@@ -31,7 +37,7 @@ const LATENCY_BUCKETS = [
 export function declareHostSeries(
   registry: ExpositionRegistry,
   source: HostExpositionSource,
-): { readonly observeRequest: RequestObserver; readonly configChanged: () => void } {
+): { readonly requestSeries: RequestSeries; readonly configChanged: () => void } {
   registry
     .gauge<'version' | 'node'>('core', {
       name: 'stackd_build_info',
@@ -63,10 +69,7 @@ export function declareHostSeries(
   });
   declareScrapeTimeSeries(registry, source);
   return {
-    observeRequest: (method, route, status, seconds) => {
-      requests.inc({ method, route, status }, 1);
-      latency.observe({ method, route }, seconds);
-    },
+    requestSeries: (method, route) => new RouteSeries(requests, latency, method, route),
     configChanged: () => {
       configGeneration += 1;
       generation.set({}, configGeneration);
@@ -109,4 +112,32 @@ function declareScrapeTimeSeries(registry: ExpositionRegistry, source: HostExpos
     cpu.setTotal({}, (usage.user + usage.system) / 1e6);
     memory.set({}, process.memoryUsage.rss());
   });
+}
+
+/**
+ * One route template's request count by status and its latency, bound on first use: a request
+ * then neither builds a label set nor looks one up. Nothing is exposed before the route's first
+ * answer, as when the label sets were looked up per request.
+ */
+class RouteSeries implements RouteRequestSeries {
+  private readonly byStatus = new Map<number, ExpositionCounterSeries>();
+  private latency: ExpositionHistogramSeries | undefined;
+
+  constructor(
+    private readonly requests: ExpositionCounter<'method' | 'route' | 'status'>,
+    private readonly latencies: ExpositionHistogram<'method' | 'route'>,
+    private readonly method: string,
+    private readonly route: string,
+  ) {}
+
+  observe(status: number, seconds: number): void {
+    let counter = this.byStatus.get(status);
+    if (counter === undefined) {
+      counter = this.requests.labels({ method: this.method, route: this.route, status });
+      this.byStatus.set(status, counter);
+    }
+    counter.inc(1);
+    this.latency ??= this.latencies.labels({ method: this.method, route: this.route });
+    this.latency.observe(seconds);
+  }
 }

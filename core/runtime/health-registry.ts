@@ -40,41 +40,60 @@ export class HealthRegistry {
     return out;
   }
 
-  /** Synchronous when every check answered synchronously (no timer, no promise). */
+  /**
+   * Synchronous when every check answered synchronously (no timer, no promise). Health is polled
+   * often (container checks, load balancers): while every check is healthy without a note, the
+   * answer is the shared healthy report and nothing is allocated for it.
+   */
   report(): HealthReport | Promise<HealthReport> {
-    const problems: string[] = [];
-    // Facts a healthy check wants seen (e.g. processes adopted from a previous host start).
-    const notes: string[] = [];
-    const pending: Array<Promise<void>> = [];
-    for (const { owner, name, check } of this.checks) {
-      const note = (result: HealthResult): void => {
-        if (!result.healthy) problems.push(`${owner}/${name}: ${result.details}`);
-        if (result.note !== undefined) notes.push(`${owner}/${name}: ${result.note}`);
-      };
+    let tally: HealthTally | undefined;
+    let pending: Array<Promise<void>> | undefined;
+    for (const entry of this.checks) {
       let result: Promise<HealthResult> | HealthResult;
       try {
-        result = check();
+        result = entry.check();
       } catch (error) {
         result = failed(error);
       }
-      // A synchronous answer needs no timer: health is polled often (container checks, load balancers).
-      if (result instanceof Promise)
-        pending.push(withTimeout(result, CHECK_TIMEOUT_MS).catch(failed).then(note));
-      else note(result);
+      if (result instanceof Promise) {
+        const counted = (tally ??= new HealthTally());
+        (pending ??= []).push(
+          withTimeout(result, CHECK_TIMEOUT_MS)
+            .catch(failed)
+            .then((settled) => counted.add(entry, settled)),
+        );
+      } else if (!result.healthy || result.note !== undefined)
+        (tally ??= new HealthTally()).add(entry, result);
     }
-    const conclude = (): HealthReport => {
-      const noted = notes.length === 0 ? {} : { notes: oneLine(notes.sort().join(' | ')) };
-      return problems.length === 0
-        ? notes.length === 0
-          ? HEALTHY
-          : { status: 'healthy', ...noted }
-        : {
-            status: 'unhealthy',
-            details: oneLine(problems.sort().join(' | ')).slice(0, DETAILS_LIMIT),
-            ...noted,
-          };
+    if (tally === undefined) return HEALTHY;
+    const counted = tally;
+    return pending === undefined
+      ? counted.conclude()
+      : Promise.all(pending).then(() => counted.conclude());
+  }
+}
+
+/** The problems and notes of one report. */
+class HealthTally {
+  private readonly problems: string[] = [];
+  // Facts a healthy check wants seen (e.g. processes adopted from a previous host start).
+  private readonly notes: string[] = [];
+
+  add(entry: { readonly owner: string; readonly name: string }, result: HealthResult): void {
+    if (!result.healthy) this.problems.push(`${entry.owner}/${entry.name}: ${result.details}`);
+    if (result.note !== undefined) this.notes.push(`${entry.owner}/${entry.name}: ${result.note}`);
+  }
+
+  conclude(): HealthReport {
+    const { problems, notes } = this;
+    const noted = notes.length === 0 ? {} : { notes: oneLine(notes.sort().join(' | ')) };
+    if (problems.length === 0)
+      return notes.length === 0 ? HEALTHY : { status: 'healthy', ...noted };
+    return {
+      status: 'unhealthy',
+      details: oneLine(problems.sort().join(' | ')).slice(0, DETAILS_LIMIT),
+      ...noted,
     };
-    return pending.length > 0 ? Promise.all(pending).then(conclude) : conclude();
   }
 }
 

@@ -20,6 +20,14 @@ export interface ValidationFailure {
   readonly message: string;
 }
 
+/** How {@link CompiledSchema.parse} treats its input. */
+export interface ParseOptions {
+  /** Coerce strings from a URL to the schema's types. */
+  readonly coerce?: boolean;
+  /** The input was made for this call and may be changed in place (no copy is taken). */
+  readonly owned?: boolean;
+}
+
 /** A compiled validator for one schema. */
 export class CompiledSchema<T = unknown> {
   private compiled: TypeCheck<TSchema> | undefined;
@@ -43,9 +51,10 @@ export class CompiledSchema<T = unknown> {
    */
   parse(
     input: unknown,
-    options: { coerce?: boolean } = {},
+    options: ParseOptions = {},
   ): { ok: true; value: T } | { ok: false; failure: ValidationFailure } {
-    let value: unknown = input === undefined ? undefined : Value.Clone(input);
+    // Coercion and defaults write into the value: a copy, unless the caller made it for this call.
+    let value: unknown = input === undefined || options.owned === true ? input : Value.Clone(input);
     if (options.coerce === true) value = Value.Convert(this.schema, value);
     value = Value.Default(this.schema, value);
     if (this.check.Check(value)) return { ok: true, value: value as T };

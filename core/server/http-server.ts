@@ -2,7 +2,7 @@
 import type { Logger } from '../../sdk/logger.js';
 import type { StreamHub, StreamEnvironment } from '../ws/stream-hub.js';
 import { errorBody } from '../http/error-mapper.js';
-import { createRouteHandler, type PipelineEnvironment } from '../http/request-pipeline.js';
+import { createRouteHandlers, type PipelineEnvironment } from '../http/request-pipeline.js';
 import { framingRefusal, refuseFraming } from '../http/request-framing.js';
 import { sendJson } from '../http/json-response.js';
 import { ResponseState } from '../http/response-state.js';
@@ -43,9 +43,9 @@ export class HttpServer {
   /** Attach every route and stream, then the fallbacks. */
   bind(pipeline: PipelineEnvironment, streamEnv: StreamEnvironment): void {
     for (const route of this.routes.all()) {
-      const handler = createRouteHandler(route, pipeline);
       const bind = BINDERS[route.definition.method];
-      for (const path of route.paths) this.app[bind](path, handler);
+      for (const { path, handler } of createRouteHandlers(route, pipeline))
+        this.app[bind](path, handler);
     }
     this.streams.bind(this.app, streamEnv);
     for (const proxy of this.proxies.all()) {

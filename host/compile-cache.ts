@@ -1,6 +1,6 @@
 /**
  * V8's compile cache for the host's own modules (Node >= 22.1; Node 20 has no such cache and
- * this does nothing there). A boot compiles some 550 modules before it can serve; with the cache,
+ * this does nothing there). A boot compiles the bundle's ~20 files (some 675 modules) before it can serve; with the cache,
  * a restart or an upgrade of the same build reads their compiled code from disk instead. Node
  * keys each entry by the file's content and checks it on load, so a changed file is compiled
  * afresh, never run stale.

@@ -8,8 +8,10 @@
  * lands in a chunk that both import, so the host, the built-in plugins, `stackd/sdk` (package
  * exports and the plugin loader's resolve hooks name `dist/bundle/sdk/index.js`) and
  * `stackd/sdk/testing` see the same classes, symbols and registries. TypeBox is bundled with
- * them (its registries are then that one instance too); every other npm package stays external,
- * loaded from node_modules as before, so tsyringe and reflect-metadata stay one copy each.
+ * them (its registries are then that one instance too), and so are tsyringe (with tslib) and
+ * jsonc-parser, which only core imports (no plugin can reach a second copy); every other npm
+ * package stays external, loaded from node_modules as before (reflect-metadata among them: it
+ * patches the global `Reflect`).
  *
  * Each module keeps the `import.meta.url` of its unbundled file in `dist/`, so files found next
  * to a module (the onboarding catalog, the graph data, the symlink scan worker, the plugin
@@ -32,7 +34,7 @@ import { findPackageRoot } from '../../host/package-root.js';
 const BUNDLE_DIR = 'bundle';
 
 /** npm packages built into the bundle; every other bare import stays external. */
-const BUNDLED_PACKAGES = /^@sinclair\/typebox(\/|$)/;
+const BUNDLED_PACKAGES = /^(@sinclair\/typebox|tsyringe|tslib|jsonc-parser)(\/|$)/;
 
 const { dir: packageDir } = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 const distDir = join(packageDir, 'dist');
@@ -88,6 +90,9 @@ const result = await build({
   bundle: true,
   splitting: true,
   platform: 'node',
+  // The packages' ES module builds: jsonc-parser's CommonJS one is UMD, whose requires a bundle
+  // cannot follow.
+  mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
   plugins: [stackdModules],

@@ -26,6 +26,7 @@ import {
 } from '../../plugins/supervisor/adoption/output-fifo.js';
 import {
   detectCgroups,
+  layoutBases,
   type CgroupLayout,
 } from '../../plugins/supervisor/cgroups/cgroup-detect.js';
 import { wrappedArgv } from '../../plugins/supervisor/cgroups/cgroup-wrapper.js';
@@ -54,18 +55,13 @@ let layout: CgroupLayout = { kind: 'none', why: 'not detected' };
 let held: Held[] = [];
 let launches = 0;
 
-function bases(): string[] {
-  if (layout.kind === 'v2') return [layout.base];
-  return layout.kind === 'v1' ? [...new Set(Object.values(layout.bases))] : [];
-}
-
 async function detect(): Promise<void> {
   const [mounts, selfCgroup] = await Promise.all([
     readFile('/proc/self/mounts', 'utf8').catch(() => ''),
     readFile('/proc/self/cgroup', 'utf8').catch(() => ''),
   ]);
   layout = await detectCgroups({ mounts, selfCgroup, dirName: `stackd-floor-${process.pid}` });
-  await Promise.all(bases().map((base) => mkdir(base, { recursive: true })));
+  await Promise.all(layoutBases(layout).map((base) => mkdir(base, { recursive: true })));
 }
 
 async function launchOne(): Promise<Held> {
@@ -130,7 +126,7 @@ serveAgent(process.pid, async ({ cmd }) => {
   } else {
     await Promise.all(held.map(stopOne));
     held = [];
-    await Promise.all(bases().map((base) => rmdir(base).catch(() => undefined)));
+    await Promise.all(layoutBases(layout).map((base) => rmdir(base).catch(() => undefined)));
     await rm(fifoDir, { recursive: true, force: true });
   }
   return {

@@ -16,10 +16,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  detectCgroups,
-  type CgroupLayout,
-} from '../../plugins/supervisor/cgroups/cgroup-detect.js';
+import { detectCgroups, layoutBases } from '../../plugins/supervisor/cgroups/cgroup-detect.js';
 import { wrappedArgv } from '../../plugins/supervisor/cgroups/cgroup-wrapper.js';
 import { writeFilesAtomic } from '../../sdk/atomic-file.js';
 import { serveAgent } from './agent-protocol.js';
@@ -38,13 +35,12 @@ interface Launched {
 let launched: Launched[] = [];
 
 async function cgroupBases(): Promise<string[]> {
-  const layout: CgroupLayout = await detectCgroups({
+  const layout = await detectCgroups({
     mounts: readFileSync('/proc/self/mounts', 'utf8'),
     selfCgroup: readFileSync('/proc/self/cgroup', 'utf8'),
     dirName: `stackd-launch-floor-${process.pid}`,
   });
-  if (layout.kind === 'none') return [];
-  const bases = layout.kind === 'v2' ? [layout.base] : [...new Set(Object.values(layout.bases))];
+  const bases = layoutBases(layout);
   await Promise.all(bases.map((base) => mkdir(base, { recursive: true })));
   return bases;
 }

@@ -20,6 +20,15 @@ export type CgroupLayout =
   | { readonly kind: 'v1'; readonly bases: Readonly<Partial<Record<V1Controller, string>>> }
   | { readonly kind: 'none'; readonly why: string };
 
+/**
+ * The directories stackd's cgroups live in, one per hierarchy (v1 controllers mounted together
+ * share one); none without cgroups.
+ */
+export function layoutBases(layout: CgroupLayout): string[] {
+  if (layout.kind === 'none') return [];
+  return layout.kind === 'v2' ? [layout.base] : [...new Set(Object.values(layout.bases))];
+}
+
 /** The inputs of detection: /proc/self/mounts and /proc/self/cgroup as text. */
 export interface DetectInput {
   readonly mounts: string;

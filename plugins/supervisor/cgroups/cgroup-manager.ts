@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../sdk/index.js';
-import { detectCgroups, type CgroupLayout } from './cgroup-detect.js';
+import { detectCgroups, layoutBases, type CgroupLayout } from './cgroup-detect.js';
 import {
   childDirs,
   killLaunchCgroup,
@@ -97,9 +97,7 @@ export class CgroupManager {
   }
 
   private bases(): string[] {
-    const layout = this.layout;
-    if (layout.kind === 'none') return [];
-    return layout.kind === 'v2' ? [layout.base] : [...new Set(Object.values(layout.bases))];
+    return layoutBases(this.layout);
   }
 
   /** Kill the members of every leftover launch cgroup not kept, and remove the empty ones. */

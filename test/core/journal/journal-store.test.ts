@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { JournalStore, type StoredEvent } from '../../../core/journal/journal-store.js';
 import { tempDir } from '../../helpers/start-host.js';
 
@@ -14,6 +14,17 @@ function openStore(commitIntervalMs: number): JournalStore {
       throw error;
     },
   );
+}
+
+/** A store that opens its file only when told (or read), failing the test on a write error. */
+function deferredStore(t: ExecutionContext): { file: string; store: JournalStore } {
+  const file = join(tempDir('stackd-journal-store-'), 'events.db');
+  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
+  const store = new JournalStore(file, settings, (error) => t.fail(String(error)), {
+    deferOpen: true,
+  });
+  t.teardown(() => store.close());
+  return { file, store };
 }
 
 test('a quiet journal commits on the next turn, everything published in one turn together', async (t) => {
@@ -140,12 +151,7 @@ test('commits go through a WAL while open; a clean close leaves a rollback-journ
 });
 
 test('a deferred store creates no file until it opens, then commits what waited, in order', async (t) => {
-  const file = join(tempDir('stackd-journal-store-'), 'events.db');
-  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
-  const store = new JournalStore(file, settings, (error) => t.fail(String(error)), {
-    deferOpen: true,
-  });
-  t.teardown(() => store.close());
+  const { file, store } = deferredStore(t);
   const announced: number[] = [];
   store.subscribe((events) => announced.push(...events.map((event) => event.cursor)));
   for (let n = 0; n < 5; n += 1) store.append('test.tick', 'early', { n });
@@ -218,12 +224,7 @@ test('a deferred store that cannot open reports it and opens on a retry, losing 
 });
 
 test('a deferred store opened by a read commits later events at once, not when its open timer fires', async (t) => {
-  const file = join(tempDir('stackd-journal-store-'), 'events.db');
-  const settings = { commitIntervalMs: 10, maxEvents: 1_000_000, maxAgeMs: 86_400_000 };
-  const store = new JournalStore(file, settings, (error) => t.fail(String(error)), {
-    deferOpen: true,
-  });
-  t.teardown(() => store.close());
+  const { store } = deferredStore(t);
   store.openAfter(5_000);
   t.is(store.head, 0, 'a read opened the file');
   const announced: number[] = [];

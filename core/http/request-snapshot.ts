@@ -39,8 +39,9 @@ let copying: Record<string, string> = {};
 let copiedBytes = 0;
 function copyHeader(key: string, value: string): void {
   const headers = copying;
-  const earlier = headers[key];
-  headers[key] = earlier === undefined ? value : `${earlier}, ${value}`;
+  // Own keys only: a header named like an Object.prototype member (`constructor`, `toString`)
+  // would otherwise find that member and be joined to it.
+  headers[key] = Object.hasOwn(headers, key) ? `${headers[key]}, ${value}` : value;
   copiedBytes += key.length + value.length + 4;
 }
 

@@ -82,16 +82,27 @@ export class TickConsumer {
    * own, not in the one that published the frame. A consumer stopped meanwhile does neither.
    */
   private async take(snapshot: MetricsSnapshot): Promise<void> {
-    const view = await this.feed.accept(snapshot);
-    if (view === null || !this.started) return;
+    // Called as `void take()`: nothing may reject out of it, or the process would stop on an
+    // unhandled rejection. As when the tick called it directly, a failure is logged and the next
+    // tick goes on.
+    try {
+      const view = await this.feed.accept(snapshot);
+      if (view === null || !this.started) return;
+      this.publishSafely(view);
+      await setImmediate();
+      if (this.started) this.recordWhenDue(view);
+    } catch (error) {
+      this.feed.reportListenerError(error);
+    }
+  }
+
+  /** A failing subscriber is logged; the view is still recorded. */
+  private publishSafely(view: MetricsSnapshotView): void {
     try {
       this.publish(view);
     } catch (error) {
-      // As when the tick called it directly: a failing subscriber is logged, the tick goes on.
       this.feed.reportListenerError(error);
     }
-    await setImmediate();
-    if (this.started) this.recordWhenDue(view);
   }
 
   // A tick up to half a collection interval early still counts as due.

@@ -76,12 +76,13 @@ export class RouteTable {
     return this.ordered;
   }
 
-  /** Methods served at a concrete path (for 405 answers). */
+  /** Methods served at a concrete path (for 405 answers); HEAD wherever GET is. */
   methodsFor(path: string): string[] {
     const methods = new Set<string>();
     for (const route of this.ordered) {
-      if (route.paths.some((pattern) => patternMatcher(pattern)(path)))
-        methods.add(route.definition.method);
+      if (!route.paths.some((pattern) => patternMatcher(pattern)(path))) continue;
+      methods.add(route.definition.method);
+      if (route.definition.method === 'GET') methods.add('HEAD');
     }
     return [...methods];
   }

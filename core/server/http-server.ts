@@ -6,6 +6,7 @@ import { createRouteHandlers, type PipelineEnvironment } from '../http/request-p
 import { framingRefusal, refuseFraming } from '../http/request-framing.js';
 import { sendJson } from '../http/json-response.js';
 import { ResponseState } from '../http/response-state.js';
+import { headOnly } from '../http/head-response.js';
 import type { RouteTable } from '../http/route-table.js';
 import type { ProxyTable } from '../http/proxy-table.js';
 import { createProxyHandler } from '../http/reverse-proxy.js';
@@ -44,8 +45,10 @@ export class HttpServer {
   bind(pipeline: PipelineEnvironment, streamEnv: StreamEnvironment): void {
     for (const route of this.routes.all()) {
       const bind = BINDERS[route.definition.method];
-      for (const { path, handler } of createRouteHandlers(route, pipeline))
+      for (const { path, handler } of createRouteHandlers(route, pipeline)) {
         this.app[bind](path, handler);
+        if (bind === 'get') this.app.head(path, (res, req) => handler(headOnly(res), req));
+      }
     }
     this.streams.bind(this.app, streamEnv);
     for (const proxy of this.proxies.all()) {
@@ -69,13 +72,14 @@ export class HttpServer {
         );
       }
     }
-    this.app.any('/*', (res, req) => {
-      const state = new ResponseState(res);
+    this.app.any('/*', (anyRes, req) => {
       const method = req.getMethod().toUpperCase();
+      const res = method === 'HEAD' ? headOnly(anyRes) : anyRes;
+      const state = new ResponseState(res);
       const path = req.getUrl();
       const headers: Record<string, string> = {};
       req.forEach((key, value) => {
-        headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
+        headers[key] = Object.hasOwn(headers, key) ? `${headers[key]}, ${value}` : value;
       });
       const framing = framingRefusal(path, headers);
       if (framing !== null) {

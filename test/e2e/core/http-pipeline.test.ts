@@ -118,7 +118,7 @@ test('unknown routes are 404 and wrong methods 405, both with the error body', a
   t.is(missing.body.code, 'HTTP_NOT_FOUND');
   const wrongMethod = await request(host.url, '/health', { method: 'DELETE' });
   t.is(wrongMethod.status, 405);
-  t.is(wrongMethod.headers.get('allow'), 'GET');
+  t.is(wrongMethod.headers.get('allow'), 'GET, HEAD');
 });
 
 test('an oversized body is drained and refused with 413, so the client reads the answer', async (t) => {

@@ -7,7 +7,7 @@ import { resolveFreePorts } from './free-ports.js';
 import { CONFIG_SEARCH_PLACES } from './search-places.cjs';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseConfigText } from './jsonc-text.js';
 
@@ -30,6 +30,9 @@ export interface ConfigSourceOptions {
 
 /** File name of the saved demo configuration inside the data dir. */
 export const SAVED_DEMO_NAME = 'stackd.json';
+
+/** The demo's port choices, kept so that a host starting again adopts its demo unchanged. */
+export const DEMO_PORTS_NAME = 'demo-ports.json';
 
 /** Find the configuration file, in the order of CONTRACT.md. */
 export async function resolveConfigSource(options: ConfigSourceOptions): Promise<ConfigSource> {
@@ -68,7 +71,7 @@ export async function readConfigDocument(
     // The bundled demo names its programs relative to where it is installed, and takes other
     // ports when its defaults are in use.
     text = text.replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'));
-    const ports = await resolveFreePorts(text);
+    const ports = await resolveFreePorts(text, join(dirname(source.writePath), DEMO_PORTS_NAME));
     text = ports.text;
     for (const { wanted, used } of ports.moved)
       notice(`demo: port ${wanted} is in use; the demo uses ${used} instead`);

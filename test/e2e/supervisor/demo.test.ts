@@ -52,3 +52,43 @@ test('the demo takes another port when 8091 is in use, and says so', async (t) =
   );
   t.regex(host.output(), /demo: port 8091 is in use; the demo uses \d+ instead/);
 });
+
+test('a host started again adopts the demo unchanged, on the port it moved to', async (t) => {
+  // A stranger on 8091 makes the demo move; the next host finds 8091 still taken and the moved
+  // port held by the demo web it is about to adopt, and must keep that port, not restart it.
+  const blocker = createServer();
+  await new Promise<void>((resolve) => {
+    blocker.once('error', () => resolve());
+    blocker.listen(8091, '127.0.0.1', () => resolve());
+  });
+  t.teardown(() => blocker.close());
+  const listed = async (url: string): Promise<Map<string, { pid: number; restarts: number }>> => {
+    const { body } = await request(url, '/process/processes');
+    const entries = body.processes as {
+      process_name: string;
+      status: string;
+      pid: number;
+      restarts: number;
+    }[];
+    if (!entries.every((entry) => entry.status === 'running')) throw new Error('not all running');
+    return new Map(entries.map((entry) => [entry.process_name, entry]));
+  };
+  const first = await startHost({ plugins: [SUPERVISOR_PLUGIN] });
+  t.teardown(() => first.stop());
+  const before = await eventually(() => listed(first.url).catch(() => undefined), {
+    what: 'every demo process running',
+    timeoutMs: 20_000,
+  });
+  await first.stop('SIGKILL');
+  const second = await startHost({ plugins: [SUPERVISOR_PLUGIN], dataDir: first.dataDir });
+  t.teardown(() => second.stop());
+  const after = await eventually(() => listed(second.url).catch(() => undefined), {
+    what: 'every demo process running under the second host',
+    timeoutMs: 20_000,
+  });
+  for (const name of ['Demo Web', 'Demo Worker', 'Demo Client']) {
+    t.is(after.get(name)?.pid, before.get(name)?.pid, `${name} keeps its pid`);
+    t.is(after.get(name)?.restarts, 0, `${name} was not restarted`);
+  }
+  t.notRegex(second.output(), /configuration changed while no host ran/);
+});

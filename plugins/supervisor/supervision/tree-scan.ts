@@ -6,10 +6,13 @@ import { processTrees, type CgroupFiles, type TreeRoot } from '../runtime/proces
 /** Process trees by process name (see `Supervisor.pidTrees`). */
 export type PidTrees = ReadonlyMap<string, readonly number[]>;
 
+/** What a tree is found from: the runner's pid and cgroup. */
+export type TreeSource = Pick<ProcessRunner, 'pid' | 'cgroup'>;
+
 /** The trees of `entries` read now; `files` keeps cgroup files open between readings. */
 export async function scanTrees(
   entries: readonly ProcessEntry[],
-  runnerOf: (processName: string) => ProcessRunner | undefined,
+  runnerOf: (processName: string) => TreeSource | undefined,
   files?: CgroupFiles,
 ): Promise<PidTrees> {
   const trees = new Map<string, readonly number[]>();

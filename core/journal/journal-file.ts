@@ -27,9 +27,9 @@ export interface OpenJournal {
   readonly db: CoreDatabase;
   /** Prepared once: parsing an INSERT per batch cost more than the rows it inserted. */
   readonly insertEvent: PreparedStatement;
-  /** The highest cursor ever given (0 when nothing was ever recorded). */
+  /** The highest cursor ever given, as read at open (0 when nothing was ever recorded). */
   readonly head: number;
-  /** The highest cursor retention removed. */
+  /** The highest cursor retention removed, as read at open. */
   readonly prunedThrough: number;
 }
 

@@ -14,7 +14,7 @@
  */
 import '../../host/v8-settings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
@@ -25,22 +25,23 @@ import {
   type FifoPaths,
 } from '../../plugins/supervisor/adoption/output-fifo.js';
 import {
-  detectCgroups,
-  layoutBases,
-  type CgroupLayout,
-} from '../../plugins/supervisor/cgroups/cgroup-detect.js';
-import { wrappedArgv } from '../../plugins/supervisor/cgroups/cgroup-wrapper.js';
-import {
   killLaunchCgroup,
   launchCgroupOf,
   removeLaunchCgroup,
   type LaunchCgroup,
 } from '../../plugins/supervisor/cgroups/launch-cgroup.js';
-import { serveAgent } from '../supervision/agent-protocol.js';
+import {
+  argvInCgroups,
+  exitOf,
+  floorArguments,
+  floorCgroups,
+  removeFloorCgroups,
+  serveFloor,
+  stopGroup,
+  type FloorCgroups,
+} from '../supervision/floor-agent.js';
 
-const count = Number(process.argv[2] ?? 50);
-const command = JSON.parse(process.argv[3] ?? '[]') as string[];
-if (command.length === 0) throw new Error('usage: held-floor.js COUNT COMMAND_JSON');
+const { count, command } = floorArguments('held-floor.js');
 const fifoDir = join(tmpdir(), `stackd-bench-floor-${process.pid}`);
 
 interface Held {
@@ -51,27 +52,18 @@ interface Held {
   readonly exited: Promise<void>;
 }
 
-let layout: CgroupLayout = { kind: 'none', why: 'not detected' };
+let cgroups: FloorCgroups = { layout: { kind: 'none', why: 'not detected' }, bases: [] };
 let held: Held[] = [];
 let launches = 0;
 
-async function detect(): Promise<void> {
-  const [mounts, selfCgroup] = await Promise.all([
-    readFile('/proc/self/mounts', 'utf8').catch(() => ''),
-    readFile('/proc/self/cgroup', 'utf8').catch(() => ''),
-  ]);
-  layout = await detectCgroups({ mounts, selfCgroup, dirName: `stackd-floor-${process.pid}` });
-  await Promise.all(layoutBases(layout).map((base) => mkdir(base, { recursive: true })));
-}
-
 async function launchOne(): Promise<Held> {
-  const cgroup = launchCgroupOf(layout, `floor-${(launches += 1)}`);
+  const cgroup = launchCgroupOf(cgroups.layout, `floor-${(launches += 1)}`);
   if (cgroup !== null) await Promise.all(cgroup.dirs.map((dir) => mkdir(dir)));
   const output = await childOutput(fifoDir);
-  const [file = '', ...args] = cgroup === null ? command : wrappedArgv(cgroup.procsFiles, command);
+  const [file, ...args] = argvInCgroups(cgroup?.procsFiles ?? [], command);
   const child = spawn(file, args, { detached: true, stdio: output.stdio });
   output.follow(child, () => undefined);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = exitOf(child);
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
@@ -81,14 +73,7 @@ async function launchOne(): Promise<Held> {
 }
 
 async function stopOne(entry: Held): Promise<void> {
-  if (entry.child.exitCode === null && entry.child.signalCode === null) {
-    try {
-      process.kill(-entry.pid, 'SIGTERM');
-    } catch {
-      /* gone already */
-    }
-    await entry.exited;
-  }
+  await stopGroup(entry.child, entry.exited);
   if (entry.cgroup !== null) {
     await killLaunchCgroup(entry.cgroup);
     await removeLaunchCgroup(entry.cgroup);
@@ -113,26 +98,21 @@ function compactHeap(): void {
 /** After a wave has settled, outside the timed step. */
 const WAVE_SETTLE_MS = 5_000;
 
-serveAgent(process.pid, async ({ cmd }) => {
-  const start = performance.now();
-  if (cmd === 'start') {
-    await detect();
+serveFloor({
+  start: async () => {
+    cgroups = await floorCgroups(`stackd-floor-${process.pid}`);
     held = await Promise.all(Array.from({ length: count }, launchOne));
-  } else if (cmd === 'restart') {
-    held = await Promise.all(held.map(async (entry) => (await stopOne(entry), launchOne())));
-  }
-  if (cmd === 'start' || cmd === 'restart') {
     setTimeout(compactHeap, WAVE_SETTLE_MS).unref();
-  } else {
+  },
+  restart: async () => {
+    held = await Promise.all(held.map(async (entry) => (await stopOne(entry), launchOne())));
+    setTimeout(compactHeap, WAVE_SETTLE_MS).unref();
+  },
+  stop: async () => {
     await Promise.all(held.map(stopOne));
     held = [];
-    await Promise.all(layoutBases(layout).map((base) => rmdir(base).catch(() => undefined)));
+    await removeFloorCgroups(cgroups);
     await rm(fifoDir, { recursive: true, force: true });
-  }
-  return {
-    ok: true,
-    ms: performance.now() - start,
-    pids: held.map((entry) => entry.pid),
-    supervisor_pid: process.pid,
-  };
+  },
+  pids: () => held.map((entry) => entry.pid),
 });

@@ -10,20 +10,23 @@
  * own cost.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { detectCgroups, layoutBases } from '../../plugins/supervisor/cgroups/cgroup-detect.js';
-import { wrappedArgv } from '../../plugins/supervisor/cgroups/cgroup-wrapper.js';
 import { writeFilesAtomic } from '../../sdk/atomic-file.js';
-import { serveAgent } from './agent-protocol.js';
+import {
+  argvInCgroups,
+  floorArguments,
+  floorCgroups,
+  removeFloorCgroups,
+  serveFloor,
+  stopGroup,
+} from './floor-agent.js';
 
-const count = Number(process.argv[2] ?? 50);
-const command = JSON.parse(process.argv[3] ?? '[]') as string[];
-if (command.length === 0) throw new Error('usage: launch-floor.js COUNT COMMAND_JSON');
+const { count, command } = floorArguments('launch-floor.js');
 const work = mkdtempSync(join(tmpdir(), 'stackd-launch-floor-'));
 let wave = 0;
 
@@ -34,31 +37,16 @@ interface Launched {
 }
 let launched: Launched[] = [];
 
-async function cgroupBases(): Promise<string[]> {
-  const layout = await detectCgroups({
-    mounts: readFileSync('/proc/self/mounts', 'utf8'),
-    selfCgroup: readFileSync('/proc/self/cgroup', 'utf8'),
-    dirName: `stackd-launch-floor-${process.pid}`,
-  });
-  const bases = layoutBases(layout);
-  await Promise.all(bases.map((base) => mkdir(base, { recursive: true })));
-  return bases;
-}
-const bases = await cgroupBases();
+const cgroups = await floorCgroups(`stackd-launch-floor-${process.pid}`);
+const { bases } = cgroups;
 
 function launchOne(index: number, fifo: string): Promise<Launched> {
   const dirs = bases.map((base) => join(base, `floor-${wave}-${index}`));
   const streams = ['out', 'err'].map((end) => `${fifo}.${end}`);
   const readEnds = streams.map((path) => openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
   const childEnds = streams.map((path) => openSync(path, constants.O_RDWR));
-  const argv =
-    dirs.length === 0
-      ? command
-      : wrappedArgv(
-          dirs.map((dir) => join(dir, 'cgroup.procs')),
-          command,
-        );
-  const [file = '', ...args] = argv;
+  const procsFiles = dirs.map((dir) => join(dir, 'cgroup.procs'));
+  const [file, ...args] = argvInCgroups(procsFiles, command);
   const child = spawn(file, args, {
     detached: true,
     stdio: ['ignore', childEnds[0], childEnds[1]],
@@ -100,11 +88,7 @@ async function launchAll(): Promise<Launched[]> {
 }
 
 async function stopOne({ child, dirs, files }: Launched): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null)
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      process.kill(-(child.pid ?? 0), 'SIGTERM');
-    });
+  await stopGroup(child);
   await Promise.all(dirs.map((dir) => rmdir(dir).catch(() => undefined)));
   await Promise.all(files.map((path) => rm(path, { force: true })));
 }
@@ -112,17 +96,19 @@ async function stopOne({ child, dirs, files }: Launched): Promise<void> {
 const pids = (): number[] =>
   launched.flatMap(({ child }) => (child.pid === undefined ? [] : [child.pid]));
 
-serveAgent(process.pid, async ({ cmd }) => {
-  const start = performance.now();
-  if (cmd === 'start') launched = await launchAll();
-  else if (cmd === 'restart') {
+serveFloor({
+  start: async () => {
+    launched = await launchAll();
+  },
+  restart: async () => {
     await Promise.all(launched.map(stopOne));
     launched = await launchAll();
-  } else {
+  },
+  stop: async () => {
     await Promise.all(launched.map(stopOne));
     launched = [];
-    await Promise.all(bases.map((base) => rmdir(base).catch(() => undefined)));
+    await removeFloorCgroups(cgroups);
     rmSync(work, { recursive: true, force: true });
-  }
-  return { ok: true, ms: performance.now() - start, pids: pids(), supervisor_pid: process.pid };
+  },
+  pids,
 });

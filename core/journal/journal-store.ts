@@ -10,15 +10,11 @@
  * after their commit: whatever a client was sent survives a SIGKILL of the host.
  */
 import type { JournalEvent } from '../../sdk/journal.js';
-import { openSqlite, type CoreDatabase, type PreparedStatement } from '../storage/sqlite-store.js';
-import {
-  conditions,
-  FRAME_SEPARATOR,
-  SCHEMA,
-  WIRE_COLUMNS,
-  WIRE_JSON,
-  wireJson,
-} from './journal-sql.js';
+import type { CoreDatabase } from '../storage/sqlite-store.js';
+import { CommitPacer } from './commit-pacer.js';
+import { closeJournalFile, openJournalFile, type OpenJournal } from './journal-file.js';
+import { pruneEvents } from './journal-retention.js';
+import { conditions, FRAME_SEPARATOR, WIRE_COLUMNS, WIRE_JSON, wireJson } from './journal-sql.js';
 import type { JournalQuery } from './journal-sql.js';
 
 /** Retention and commit pacing (`stackd.journal`). */
@@ -55,23 +51,6 @@ export interface JournalSize {
 
 type Pending = { time: string; kind: string; subject: string; data: string };
 
-// Replay reads its pages whole; a larger page cache than SQLite's 2 MB keeps them from being
-// read from the file again by the next reader.
-const CACHE_KIB = 8192;
-
-/**
- * Commits through a WAL, on a connection that holds its lock for good (`locking_mode` is said at
- * open, before the first read). The host is the file's only user, so the lock is taken once
- * instead of twice per commit (the wasm VFS locks by creating and removing a directory), and
- * with that lock WAL needs no shared memory, which the VFS lacks. A commit then appends its pages
- * to the WAL and syncs it once, instead of creating, syncing and deleting a rollback journal and
- * syncing the database: less than half the CPU per commit. FULL keeps that one sync per commit,
- * so a committed batch survives a power loss as before, not only a SIGKILL.
- */
-const COMMIT_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;';
-/** Back to a rollback journal at a clean close: any build can open the file afterwards. */
-const CLOSE_PRAGMAS = 'PRAGMA journal_mode = DELETE;';
-
 // Retention runs at most this often: deleting is cheap but pointless per batch.
 const PRUNE_EVERY_MS = 10_000;
 /** A failed batch is tried again after this long. */
@@ -79,22 +58,13 @@ const RETRY_MS = 1_000;
 /** Events kept in memory while writes fail; the oldest go first past this. */
 const RETRY_LIMIT = 10_000;
 
-/** The open database and what is read from it once. */
-interface OpenJournal {
-  readonly db: CoreDatabase;
-  /** Prepared once: parsing an INSERT per batch cost more than the rows it inserted. */
-  readonly insertEvent: PreparedStatement;
-}
-
 /** The durable event journal. */
 export class JournalStore {
   private opened: OpenJournal | undefined;
   private pending: Pending[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly pacer: CommitPacer;
   /** The deferred open's own timer: commits keep theirs, whichever comes first. */
   private openTimer: NodeJS.Timeout | undefined;
-  private turn: NodeJS.Immediate | undefined;
-  private lastCommitAt = Number.NEGATIVE_INFINITY;
   private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
   private headCursor = 0;
   private prunedThrough = 0;
@@ -115,30 +85,16 @@ export class JournalStore {
     private readonly onError: (error: unknown) => void,
     options: { readonly deferOpen?: boolean } = {},
   ) {
+    this.pacer = new CommitPacer(settings.commitIntervalMs, () => this.flush());
     if (options.deferOpen !== true) this.open();
   }
 
   /** Open the file now (once), and commit what waited for it. */
   open(): void {
     if (this.opened !== undefined || this.closed) return;
-    const db = openSqlite(this.file, 'PRAGMA locking_mode = EXCLUSIVE;');
-    let insertEvent: PreparedStatement;
-    try {
-      db.exec(COMMIT_PRAGMAS);
-      db.exec(`${SCHEMA} PRAGMA cache_size = -${CACHE_KIB};`);
-      insertEvent = db.prepare(
-        'INSERT INTO events (time, kind, subject, data) VALUES (?, ?, ?, ?)',
-      );
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    this.opened = { db, insertEvent };
-    this.headCursor =
-      db.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'")?.seq ?? 0;
-    this.prunedThrough =
-      db.get<{ value: number }>("SELECT value FROM journal_meta WHERE key = 'pruned_through'")
-        ?.value ?? 0;
+    this.opened = openJournalFile(this.file);
+    this.headCursor = this.opened.head;
+    this.prunedThrough = this.opened.prunedThrough;
     this.prune(Date.now());
     // What waited for the file, committed before any read of it answers.
     if (this.pending.length > 0) this.flush();
@@ -201,7 +157,7 @@ export class JournalStore {
       data: JSON.stringify(data),
     });
     // Not open yet: the batch waits for the open, which commits it.
-    if (this.opened !== undefined) this.scheduleCommit();
+    if (this.opened !== undefined) this.pacer.schedule();
   }
 
   /** Hear of every committed batch; returns an unsubscribe function. */
@@ -212,7 +168,7 @@ export class JournalStore {
 
   /** Commit what is queued in one transaction, then tell the listeners. */
   flush(): void {
-    this.cancelCommit();
+    this.pacer.cancel();
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
@@ -226,10 +182,10 @@ export class JournalStore {
       // Nothing was sent of this batch: keep it (bounded) and try again, so a full disk that
       // frees up loses no event and /health turns healthy without waiting for a new one.
       this.pending = [...batch, ...this.pending].slice(-RETRY_LIMIT);
-      if (!this.closed) this.timer ??= setTimeout(() => this.flush(), RETRY_MS);
+      if (!this.closed) this.pacer.retryAfter(RETRY_MS);
       return;
     }
-    this.lastCommitAt = performance.now();
+    this.pacer.committed();
     this.commits += 1;
     this.writeFailure = null;
     this.headCursor = committed[committed.length - 1]?.cursor ?? this.headCursor;
@@ -298,38 +254,12 @@ export class JournalStore {
     if (this.closed) return;
     this.flush();
     this.closed = true;
-    this.cancelCommit();
+    this.pacer.cancel();
     clearTimeout(this.openTimer);
     this.openTimer = undefined;
     this.listeners.clear();
     const { opened } = this;
-    if (opened === undefined) return;
-    opened.insertEvent.finalize();
-    try {
-      opened.db.exec(CLOSE_PRAGMAS);
-    } catch (error) {
-      // The file stays in WAL mode: still whole, and this build opens it again.
-      this.onError(error);
-    }
-    opened.db.close();
-  }
-
-  /**
-   * Commit on the next turn when the last commit is at least the interval old, else when it
-   * will be. A commit already scheduled takes this event too.
-   */
-  private scheduleCommit(): void {
-    if (this.turn !== undefined || this.timer !== undefined) return;
-    const wait = this.lastCommitAt + this.settings.commitIntervalMs - performance.now();
-    if (wait <= 0) this.turn = setImmediate(() => this.flush());
-    else this.timer = setTimeout(() => this.flush(), wait);
-  }
-
-  private cancelCommit(): void {
-    clearTimeout(this.timer);
-    clearImmediate(this.turn);
-    this.timer = undefined;
-    this.turn = undefined;
+    if (opened !== undefined) closeJournalFile(opened, this.onError);
   }
 
   /** Insert a batch, one run of the prepared statement per event; each run answers its cursor. */
@@ -349,20 +279,7 @@ export class JournalStore {
   private prune(now: number): void {
     this.lastPrune = now;
     const cutoffTime = new Date(now - this.settings.maxAgeMs).toISOString();
-    const cutoffCursor = this.headCursor - this.settings.maxEvents;
-    const through =
-      this.db.get<{ c: number | null }>(
-        'SELECT MAX(cursor) AS c FROM events WHERE cursor <= ? OR time < ?',
-        [cutoffCursor, cutoffTime],
-      )?.c ?? null;
-    if (through === null) return;
-    this.db.transaction(() => {
-      this.db.run('DELETE FROM events WHERE cursor <= ?', [through]);
-      this.db.run(
-        "INSERT INTO journal_meta (key, value) VALUES ('pruned_through', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        [through],
-      );
-    });
-    this.prunedThrough = through;
+    const limits = { maxEvents: this.settings.maxEvents, cutoffTime };
+    this.prunedThrough = pruneEvents(this.db, this.headCursor, limits) ?? this.prunedThrough;
   }
 }

@@ -98,6 +98,11 @@ const result = await build({
   plugins: [stackdModules],
   logLevel: 'warning',
   metafile: true,
+  // Linked maps chained through tsc's own (esbuild follows each input's sourceMappingURL), so a
+  // stack trace read with `--enable-source-maps` names the .ts line, not a chunk's. Sources are
+  // named, not embedded: the maps stay small and the .ts files are in the repository.
+  sourcemap: 'linked',
+  sourcesContent: false,
 });
 const modules = Object.keys(result.metafile.inputs).length;
 const files = Object.keys(result.metafile.outputs).length;

@@ -14,7 +14,7 @@ import type {
 } from '../../../sdk/index.js';
 import { TurnBudget } from '../../../sdk/index.js';
 import { ProcUsageReader } from '../runtime/proc-usage.js';
-import type { PidTrees } from '../supervision/supervisor.js';
+import type { PidTrees } from '../supervision/tree-scan.js';
 import { readTrees, type TreeReading, type TreeReadings, type TreeUsage } from './tree-usage.js';
 
 /** Where a process comes from in the configuration. */

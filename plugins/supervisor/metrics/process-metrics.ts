@@ -13,7 +13,7 @@ import {
   type ProcessSupervisor,
 } from '../../../sdk/index.js';
 import { ProcUsageReader } from '../runtime/proc-usage.js';
-import type { PidTrees } from '../supervision/supervisor.js';
+import type { PidTrees } from '../supervision/tree-scan.js';
 import { readTrees, treeOf, type TreeReadings } from './tree-usage.js';
 
 /** What the collector reads from the supervisor. */

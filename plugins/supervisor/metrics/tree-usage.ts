@@ -9,7 +9,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { TurnBudget, type ProcessState } from '../../../sdk/index.js';
 import type { ProcUsage, ProcUsageReader } from '../runtime/proc-usage.js';
-import type { PidTrees } from '../supervision/supervisor.js';
+import type { PidTrees } from '../supervision/tree-scan.js';
 
 /** One process tree's usage. */
 export interface TreeUsage {

@@ -16,6 +16,19 @@ export function stoppedState(processName: string): ProcessState {
   };
 }
 
+/** The state of the host's own API entry: always running, as the host's own pid. */
+export function hostApiState(processName: string): ProcessState {
+  return {
+    process_name: processName,
+    status: 'running',
+    pid: process.pid,
+    exit_code: null,
+    restarts: 0,
+    started_at: Math.round(Date.now() - process.uptime() * 1000),
+    reason: null,
+  };
+}
+
 /** A process's state; `set` notifies only when a field really changed. */
 export class StateRecord {
   private readonly current: Mutable<ProcessState>;

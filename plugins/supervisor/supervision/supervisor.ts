@@ -7,67 +7,33 @@ import {
   BadRequestError,
   SecretScrubber,
   type DependencyGraphService,
-  type JsonRecord,
-  type Logger,
   type ProcessDescriptor,
   type ProcessState,
 } from '../../../sdk/index.js';
-import { ProcessSpecError } from '../process-spec/command-line.js';
 import {
   findProcessEntry,
   listProcessEntries,
   requireProcessEntry,
   type ProcessEntry,
 } from '../../../sdk/index.js';
-import type { SupervisorConfig } from '../config.js';
-import type { LogLineBus } from '../logs/log-line-bus.js';
 import { LogWriters } from './log-writers.js';
-import { buildProcessSpec, logFilePath, type ProcessSpec } from '../process-spec/process-spec.js';
-import { descriptor, listEntry, type ListExtras } from '../views/process-view.js';
+import { logFilePath } from '../process-spec/process-spec.js';
+import { descriptor, listEntry } from '../views/process-view.js';
 import type { ProcessListBody } from '../schemas.js';
 import { shutdownInReverse, startInOrder } from '../runtime/boot-and-shutdown.js';
 import { startupDependencies } from '../runtime/startup-dependencies.js';
-import { ProcessRunner } from '../runtime/process-runner.js';
-import { stoppedState } from '../runtime/state-record.js';
-import type { LimitBreach } from '../limits/limit-watch.js';
-import type {
-  AdoptionStamp,
-  LaunchCgroups,
-  LaunchRecords,
-  StartOutcome,
-} from '../runtime/runner-types.js';
-import { CgroupFiles, processTrees, type TreeRoot } from '../runtime/process-trees.js';
-import { adoptLeftovers, blockFingerprint, type Adopter } from '../adoption/adopt-leftovers.js';
+import type { ProcessRunner } from '../runtime/process-runner.js';
+import { hostApiState, stoppedState } from '../runtime/state-record.js';
+import type { AdoptionStamp, StartOutcome } from '../runtime/runner-types.js';
+import { CgroupFiles } from '../runtime/process-trees.js';
+import { adoptLeftovers } from '../adoption/adopt-leftovers.js';
 import { PROCESS_SELF_STOP } from '../errors.js';
+import { perDocument, stateView } from './derived-views.js';
+import { createRunner } from './runner-factory.js';
+import type { SupervisorOptions } from './supervisor-options.js';
+import { scanTrees, type PidTrees } from './tree-scan.js';
 
-/** What the supervisor is built from. */
-export interface SupervisorOptions {
-  readonly dataDir: string;
-  readonly config: SupervisorConfig;
-  /** The current configuration document. */
-  readonly readDocument: () => JsonRecord;
-  readonly logger: Logger;
-  readonly bus: LogLineBus;
-  /** Every state change of every process. */
-  readonly onChange: (state: ProcessState) => void;
-  /** Environment merged under every block's env (default: the host's). */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Launch identities and their durable records. */
-  readonly launches: LaunchRecords;
-  /** Per-launch cgroups (absent: none). */
-  readonly cgroups?: LaunchCgroups;
-  /** A limit of a process was hit. */
-  readonly onLimit?: (processName: string, breach: LimitBreach) => void;
-  /** Tree usage per process from the latest `processes` metrics sample (cached, never read now). */
-  readonly processUsage?: (processName: string, pid: number) => ListExtras['usage'];
-  /** The port the host listens on, once listening. */
-  readonly listenPort?: () => number | null;
-  /** What a previous host left running, to adopt at boot (absent: nothing is adopted). */
-  readonly adopter?: Adopter;
-}
-
-/** Process trees by process name (see {@link Supervisor.pidTrees}). */
-export type PidTrees = ReadonlyMap<string, readonly number[]>;
+export type { SupervisorOptions } from './supervisor-options.js';
 
 /** How long a metrics tick may use process trees when no process started or stopped. */
 const TREES_MAX_AGE_MS = 10_000;
@@ -78,8 +44,13 @@ export class Supervisor {
   private readonly writers: LogWriters;
   /** Dependencies used at boot, reused for the reverse order at shutdown. */
   private bootDependencies: (name: string) => readonly string[] = () => [];
-  private entriesOf: { document: JsonRecord; entries: ProcessEntry[] } | undefined;
-  private scrubberOf: { document: JsonRecord; scrubber: SecretScrubber } | undefined;
+  /** Every process entry of the current document (the API's own entry included). */
+  readonly entries = perDocument(() => this.options.readDocument(), listProcessEntries);
+  /** Known secrets of the current document, built again only after the configuration changed. */
+  private readonly scrubber = perDocument(
+    () => this.options.readDocument(),
+    (document) => SecretScrubber.of(document),
+  );
   /** Counts state changes, so views of the states can be cached between them. */
   private changes = 0;
   /**
@@ -113,42 +84,17 @@ export class Supervisor {
     );
   }
 
-  /** Known secrets of the current document, built again only after the configuration changed. */
-  private scrubber(): SecretScrubber {
-    const document = this.options.readDocument();
-    if (this.scrubberOf?.document !== document)
-      this.scrubberOf = { document, scrubber: SecretScrubber.of(document) };
-    return this.scrubberOf.scrubber;
-  }
-
-  /** Every process entry of the current document (the API's own entry included). */
-  entries(): ProcessEntry[] {
-    // Derived once per document: readDocument() returns the same object until the config changes.
-    const document = this.options.readDocument();
-    if (this.entriesOf?.document !== document) {
-      this.entriesOf = { document, entries: listProcessEntries(document) };
-    }
-    return this.entriesOf.entries;
-  }
-
   /**
    * A view of the process states, built from the entries and kept until the configuration or a
    * state changes (or, given `maxAgeMs`, until it is that old: for views that also see what
    * happens outside the supervisor): for answers read far more often than states change.
    */
   stateView<T>(build: (entries: readonly ProcessEntry[]) => T, maxAgeMs = Infinity): () => T {
-    let cached: { entries: ProcessEntry[]; changes: number; at: number; view: T } | undefined;
-    return () => {
-      const entries = this.entries();
-      const now = maxAgeMs === Infinity ? 0 : performance.now();
-      if (
-        cached?.entries !== entries ||
-        cached.changes !== this.changes ||
-        now - cached.at > maxAgeMs
-      )
-        cached = { entries, changes: this.changes, at: now, view: build(entries) };
-      return cached.view;
-    };
+    return stateView(
+      { entries: () => this.entries(), changes: () => this.changes },
+      build,
+      maxAgeMs,
+    );
   }
 
   /** The entry a request names (exact, then normalized), or undefined. */
@@ -193,17 +139,7 @@ export class Supervisor {
 
   /** The live state of an entry. */
   stateOf(entry: ProcessEntry): ProcessState {
-    if (entry.self) {
-      return {
-        process_name: entry.process_name,
-        status: 'running',
-        pid: process.pid,
-        exit_code: null,
-        restarts: 0,
-        started_at: Math.round(Date.now() - process.uptime() * 1000),
-        reason: null,
-      };
-    }
+    if (entry.self) return hostApiState(entry.process_name);
     return this.runners.get(entry.process_name)?.state() ?? stoppedState(entry.process_name);
   }
 
@@ -213,7 +149,8 @@ export class Supervisor {
    */
   async pidTree(processName: string): Promise<number[]> {
     const entries = this.entries().filter((entry) => entry.process_name === processName);
-    return [...((await this.scanTrees(entries)).get(processName) ?? [])];
+    const trees = await scanTrees(entries, (name) => this.runners.get(name));
+    return [...(trees.get(processName) ?? [])];
   }
 
   /**
@@ -224,7 +161,8 @@ export class Supervisor {
    * table. Exited pids in a kept tree cost nothing: usage readers skip pids that are gone.
    */
   readonly pidTrees = this.stateView(
-    (entries) => this.scanTrees(entries, this.cgroupFiles),
+    (entries): Promise<PidTrees> =>
+      scanTrees(entries, (name) => this.runners.get(name), this.cgroupFiles),
     TREES_MAX_AGE_MS,
   );
   /** The cgroup files of every tree, kept open between readings of all of them. */
@@ -238,24 +176,6 @@ export class Supervisor {
       instance_name,
     })),
   );
-
-  private async scanTrees(
-    entries: readonly ProcessEntry[],
-    files?: CgroupFiles,
-  ): Promise<PidTrees> {
-    const trees = new Map<string, readonly number[]>();
-    const roots = new Map<string, TreeRoot>();
-    for (const entry of entries) {
-      // The host's own tree would hold every supervised process: it counts alone.
-      if (entry.self) trees.set(entry.process_name, [process.pid]);
-      const runner = this.runners.get(entry.process_name);
-      const pid = runner?.pid ?? null;
-      if (!entry.self && pid !== null)
-        roots.set(entry.process_name, { pid, cgroup: runner?.cgroup ?? null });
-    }
-    for (const [name, tree] of await processTrees(roots, files)) trees.set(name, tree);
-    return trees;
-  }
 
   logFile(processName: string): string | null {
     const entry = this.entries().find((candidate) => candidate.process_name === processName);
@@ -305,9 +225,8 @@ export class Supervisor {
 
   /**
    * Start every enabled process: with the graph, each once its hard dependencies settled;
-   * without it, all in parallel. Resolves when every start settled.
+   * without it, all in parallel. Resolves when every start settled, with the names that failed.
    */
-  /** Start every enabled process in dependency order; resolves with the names that failed. */
   async startEnabled(
     graph: DependencyGraphService | undefined,
     signal: AbortSignal,
@@ -360,37 +279,17 @@ export class Supervisor {
   private runner(processName: string): ProcessRunner {
     let runner = this.runners.get(processName);
     if (runner === undefined) {
-      runner = new ProcessRunner({
-        processName,
-        resolveSpec: () => this.resolveSpec(processName),
-        openOutput: (spec) => this.writers.open(spec),
+      runner = createRunner(processName, {
+        options: this.options,
+        writers: this.writers,
+        entryOf: (name) => this.entries().find((entry) => entry.process_name === name),
         onChange: (state) => {
           this.changes += 1;
           this.options.onChange(state);
         },
-        logger: this.options.logger.child(processName),
-        startCheckMs: this.options.config.start_check_ms,
-        launches: this.options.launches,
-        fingerprint: () => {
-          const entry = this.entries().find((found) => found.process_name === processName);
-          return entry === undefined ? '' : blockFingerprint(entry.block);
-        },
-        ...(this.options.cgroups === undefined ? {} : { cgroups: this.options.cgroups }),
-        ...(this.options.onLimit === undefined ? {} : { onLimit: this.options.onLimit }),
       });
       this.runners.set(processName, runner);
     }
     return runner;
-  }
-
-  private resolveSpec(processName: string): ProcessSpec {
-    const entry = this.entries().find((candidate) => candidate.process_name === processName);
-    if (entry === undefined) throw new ProcessSpecError('it is no longer in the configuration');
-    return buildProcessSpec(entry, {
-      dataDir: this.options.dataDir,
-      hostEnv: this.options.env ?? process.env,
-      defaults: this.options.config,
-      nodePath: process.execPath,
-    });
   }
 }

@@ -78,17 +78,12 @@ export async function metricsBench(quick: boolean): Promise<{ figures: Figure[];
   }
   const clients = numberAt(output, 'fan_out', 'clients');
   const fanOut = (output.fan_out ?? {}) as Json;
-  const perFrame = (key: string): Rounds =>
-    ((fanOut[key] as Json | undefined)?.cpu_us_per_frame ?? {
-      median: NaN,
-      spread: 0,
-      values: [],
-    }) as Rounds;
-  const ratio = (fanOut.cpu_per_frame_ratio_to_floor ?? {
-    median: NaN,
-    spread: 0,
-    values: [],
-  }) as Rounds;
+  const series = (value: unknown): Rounds =>
+    (value ?? { median: NaN, spread: 0, values: [] }) as Rounds;
+  const perFrame = (key: string, field = 'cpu_us_per_frame'): Rounds =>
+    series((fanOut[key] as Json | undefined)?.[field]);
+  const spreadNote = (rounds: Rounds, extra = ''): string =>
+    `spread ${Math.round(rounds.spread * 1000) / 10} % over ${rounds.values.length} rounds${extra}`;
   const area = `Streams /ws/metrics (${clients} clients)`;
   figures.push(
     figure(area, 'snapshot delivery p50', numberAt(output, 'fan_out', 'latency_ms', 'p50'), 'ms'),
@@ -105,13 +100,46 @@ export async function metricsBench(quick: boolean): Promise<{ figures: Figure[];
       note: 'information; judged on CPU per frame',
     }),
     figure(area, 'host CPU per frame delivered', round(perFrame('stackd').median), 'µs', {
-      note: `spread ${Math.round(perFrame('stackd').spread * 1000) / 10} % over ${perFrame('stackd').values.length} rounds`,
+      note: spreadNote(perFrame('stackd'), '; all the host did in the window'),
     }),
     figure(area, 'bare uWS CPU per frame (floor)', round(perFrame('floor').median), 'µs', {
-      note: `spread ${Math.round(perFrame('floor').spread * 1000) / 10} % over ${perFrame('floor').values.length} rounds`,
+      note: spreadNote(perFrame('floor')),
     }),
-    // "p99 ≤ 1.5× the floor's" read on the work behind a tick's delivery: CPU per frame.
-    stableFigure(area, 'CPU per frame / floor', ratio, '×', { op: '<=', limit: 1.5 }),
+    figure(
+      area,
+      'CPU per frame / floor, gross',
+      round(series(fanOut.cpu_per_frame_ratio_to_floor).median),
+      '×',
+      {
+        note: spreadNote(
+          series(fanOut.cpu_per_frame_ratio_to_floor),
+          '; information: holds the collection',
+        ),
+      },
+    ),
+    figure(
+      area,
+      'host CPU per frame beyond its ticks',
+      round(perFrame('stackd', 'net_cpu_us_per_frame').median),
+      'µs',
+      { note: spreadNote(perFrame('stackd', 'net_cpu_us_per_frame')) },
+    ),
+    figure(
+      area,
+      'bare uWS CPU per frame beyond its ticks (floor)',
+      round(perFrame('floor', 'net_cpu_us_per_frame').median),
+      'µs',
+      { note: spreadNote(perFrame('floor', 'net_cpu_us_per_frame')) },
+    ),
+    // "p99 ≤ 1.5× the floor's" read on the work behind a tick's delivery: CPU per frame, less
+    // each server's rate with no fan-out (collection happens before `taken_at`).
+    stableFigure(
+      area,
+      'CPU per frame / floor',
+      series(fanOut.net_cpu_per_frame_ratio_to_floor),
+      '×',
+      { op: '<=', limit: 1.5 },
+    ),
     figure(
       area,
       'host CPU while streaming',

@@ -40,6 +40,13 @@ export interface LogsBenchOptions {
 const PROCESS_NAME = 'Big Log';
 /** Rounds the requests of a series are split into for the CPU figures. */
 const CPU_ROUNDS = 5;
+/**
+ * Requests before a series' rounds. Both ends compile their paths for these answers during the
+ * first few dozen: with 10, the first round's client CPU was 5.5 ms per request against
+ * 2.5–3.5 in the next four (one run, 08:19 UTC), and the floor, measured after stackd's series,
+ * found the client already warm.
+ */
+const WARM_UP_REQUESTS = 60;
 
 /** One MiB of realistic log lines (whole lines), written `mib` times. */
 function writeBigLog(file: string, mib: number): void {
@@ -86,7 +93,7 @@ async function tailFloor(dir: string, body: Chunk, requests: number): Promise<Ro
       const answer = (await response.body.json()) as Chunk;
       if (answer.chunk.length !== body.chunk.length) throw new Error('the floor lost the tail');
     };
-    for (let warm = 0; warm < 10; warm += 1) await get();
+    for (let warm = 0; warm < WARM_UP_REQUESTS; warm += 1) await get();
     const perRound = Math.ceil(requests / CPU_ROUNDS);
     const both: number[] = [];
     for (let done = 0; done < requests; done += perRound) {
@@ -138,7 +145,7 @@ export async function logsBench(
     ): Promise<
       LatencySummary & { host_cpu_ms: Rounds; client_cpu_ms: Rounds; both_cpu_ms: Rounds }
     > => {
-      for (let warm = 0; warm < 10; warm += 1) await run();
+      for (let warm = 0; warm < WARM_UP_REQUESTS; warm += 1) await run();
       const samples: number[] = [];
       const hostCpu: number[] = [];
       const clientCpu: number[] = [];

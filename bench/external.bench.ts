@@ -64,9 +64,24 @@ export async function metricsBench(quick: boolean): Promise<{ figures: Figure[];
   if (output.collection !== null && output.collection !== undefined) {
     const area = `Metrics collection (real host, every plugin, ${numberAt(output, 'collection', 'processes')} processes)`;
     figures.push(
-      figure(area, 'host CPU per tick', numberAt(output, 'collection', 'tick_cpu_ms'), 'ms', {
-        goal: { op: '<', limit: 15 },
-      }),
+      // Judged on the gross figure: every CPU millisecond of the host in the window over the
+      // ticks in it, an upper bound of a tick's cost. The net one (less the rate with no
+      // client) subtracts two readings of a 10 ms clock and came out below zero in a run,
+      // which a goal of "< 15 ms" would have called a pass.
+      figure(
+        area,
+        'host CPU per tick (all host CPU in the window ÷ ticks)',
+        numberAt(output, 'collection', 'tick_cpu_ms_gross'),
+        'ms',
+        { goal: { op: '<', limit: 15 } },
+      ),
+      figure(
+        area,
+        'the same, less the rate with no client',
+        numberAt(output, 'collection', 'tick_cpu_ms'),
+        'ms',
+        { note: 'information: the difference of two 10 ms-clock readings' },
+      ),
       figure(area, 'host CPU, no client', numberAt(output, 'collection', 'idle_cpu_percent'), '%'),
       figure(
         area,

@@ -5,7 +5,8 @@
  * so hosts on other data dirs never touch each other's cgroups.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../sdk/index.js';
 import { detectCgroups, layoutBases, type CgroupLayout } from './cgroup-detect.js';
@@ -145,7 +146,9 @@ export class CgroupManager {
       : await this.detectedCgroup(processName, launchId);
     const first = cgroup?.dirs[0];
     if (cgroup === null || first === undefined) return null;
-    return (await stat(first).catch(() => null))?.isDirectory() === true ? cgroup : null;
+    // Synchronous: a cgroup directory's stat does not block, and the boot's adoptions must not
+    // queue in libuv's pool behind the detection's probes.
+    return statSync(first, { throwIfNoEntry: false })?.isDirectory() === true ? cgroup : null;
   }
 
   private async detectedCgroup(

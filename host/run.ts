@@ -2,7 +2,7 @@
  * The host as a program: options → host boot → the listening line → stop on SIGTERM/SIGINT, or
  * hand over (exit leaving the supervised processes running) on SIGUSR2.
  */
-import 'reflect-metadata';
+import '../core/di/reflect-polyfill.js';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {

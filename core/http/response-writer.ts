@@ -3,7 +3,6 @@
  * outside its own callbacks), nothing is written after abort, and streamed bodies respect
  * backpressure through `onWritable`.
  */
-import { STATUS_CODES } from 'node:http';
 import type { BodyParts } from '../../sdk/http.js';
 import { joinParts } from './body-parts.js';
 import type { ResponseState } from './response-state.js';
@@ -45,6 +44,10 @@ const statusLines = new Map<number, string>();
 function statusLine(status: number): string {
   let line = statusLines.get(status);
   if (line === undefined) {
+    // `node:http` is taken on the first status other than 200, not imported at load: only its
+    // status texts are needed here, and loading it (with its client, server and agent modules)
+    // was part of every boot before the host could listen.
+    const { STATUS_CODES } = process.getBuiltinModule('node:http');
     line = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
     statusLines.set(status, line);
   }

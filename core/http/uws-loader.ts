@@ -9,7 +9,6 @@
  * host: a build that is not native counts as not loaded.
  */
 import { createRequire } from 'node:module';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type * as UwsFloor from 'uws-floor';
@@ -161,6 +160,8 @@ export function describeCLibrary(): string {
   if (typeof header?.glibcVersionRuntime === 'string') return `glibc ${header.glibcVersionRuntime}`;
   if (process.platform !== 'linux') return `the ${process.platform} C library`;
   try {
+    // Only when no build loads: `node:child_process` is not loaded for it at every boot.
+    const { execFileSync } = process.getBuiltinModule('node:child_process');
     const output = execFileSync('ldd', ['--version'], { encoding: 'utf8', stdio: 'pipe' });
     return `a non-glibc C library (${output.split('\n')[0]?.trim() ?? 'unknown'})`;
   } catch (error) {

@@ -2,7 +2,7 @@
  * The host lifecycle: load → register → start → listen → stop. Plugins run in dependency order,
  * each hook within a time budget; stop runs in reverse order, bounded and idempotent.
  */
-import 'reflect-metadata';
+import '../di/reflect-polyfill.js';
 import { chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';

@@ -3,7 +3,6 @@
  * SyntaxError that carries neither the file nor the position, so the file is checked again with
  * `node --check`, which prints `FILE:LINE`, the source line and a caret under the culprit.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** `file:line:column: message`, or undefined when the file parses (the error is elsewhere). */
@@ -17,6 +16,8 @@ export function locateSyntaxError(file: string): string | undefined {
   // The source goes in on stdin so the module type is ours to say (a `.js` file outside any
   // package would otherwise be taken for CommonJS).
   const inputType = file.endsWith('.cjs') ? 'commonjs' : 'module';
+  // Only when a plugin fails to parse: `node:child_process` is not loaded for it at every boot.
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const result = spawnSync(process.execPath, [`--input-type=${inputType}`, '--check'], {
     input: source,
     encoding: 'utf8',

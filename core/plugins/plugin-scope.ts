@@ -3,7 +3,7 @@
  * container. Declarations go to core's registries under the plugin's name; after register()
  * returns the context is sealed and declare-calls throw.
  */
-import 'reflect-metadata';
+import '../di/reflect-polyfill.js';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
 import type {

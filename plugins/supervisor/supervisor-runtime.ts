@@ -89,11 +89,14 @@ export class SupervisorRuntime {
   async start(): Promise<void> {
     const { launches, cgroups } = this;
     const graph = this.ctx.optional(dependencyGraphRef);
-    // Probing cgroups takes the kernel a while: it runs meanwhile, adoptions need its answer.
-    void cgroups.detect();
     // Verifying a crashed predecessor's launches begins now; its leftovers are reaped after the
     // adoptions, and every launch waits for that.
     await launches.open();
+    // Probing cgroups takes the kernel a while (each probe's removal waits for it), holding
+    // threads of libuv's pool meanwhile: it begins once the launch records are read and verified,
+    // which would otherwise queue behind it. Adoptions take their cgroup from the record.
+    const detect = (): void => void cgroups.detect();
+    void launches.verified().then(detect, detect);
     // Leftover cgroups after the graceful reaping of recorded launches (create() awaits this).
     launches.onReleased = (ids) => cgroups.dropLeftovers(ids);
     // The cgroups of launches spared for adoption are kept with their processes.

@@ -108,7 +108,17 @@ export class CidrSet {
 /** Why an address is never called, whatever the settings say. */
 export type HardRefusal = 'unspecified' | 'link-local' | 'metadata' | 'multicast' | 'reserved';
 
-const HARD_RULES: ReadonlyArray<readonly [HardRefusal, CidrSet]> = [
+/**
+ * The fixed address sets are built on first use, not at load: building them parses each entry
+ * through `URL` and `net.isIP`, whose first IPv6 check compiles Node's large IPv6 pattern, and
+ * every host paid that before it could listen although most never call out.
+ */
+function lazily<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+const hardRules = lazily((): ReadonlyArray<readonly [HardRefusal, CidrSet]> => [
   ['unspecified', new CidrSet(['0.0.0.0/8', '::/128'])],
   // Cloud metadata services: AWS/GCP/Azure/OpenStack (169.254.169.254, inside link-local),
   // AWS over IPv6 (fd00:ec2::254) and Alibaba (100.100.100.200).
@@ -116,23 +126,36 @@ const HARD_RULES: ReadonlyArray<readonly [HardRefusal, CidrSet]> = [
   ['link-local', new CidrSet(['169.254.0.0/16', 'fe80::/10'])],
   ['multicast', new CidrSet(['224.0.0.0/4', 'ff00::/8'])],
   ['reserved', new CidrSet(['240.0.0.0/4'])],
-];
+]);
 
 /** Loopback: every alias of this machine. */
-export const LOOPBACK = new CidrSet(['127.0.0.0/8', '::1/128']);
+const loopback = lazily(() => new CidrSet(['127.0.0.0/8', '::1/128']));
 
 /** Private networks (the LAN, CGNAT, unique-local and the old site-local IPv6 ranges). */
-export const PRIVATE = new CidrSet([
-  '10.0.0.0/8',
-  '172.16.0.0/12',
-  '192.168.0.0/16',
-  '100.64.0.0/10',
-  'fc00::/7',
-  'fec0::/10',
-]);
+const privateNetworks = lazily(
+  () =>
+    new CidrSet([
+      '10.0.0.0/8',
+      '172.16.0.0/12',
+      '192.168.0.0/16',
+      '100.64.0.0/10',
+      'fc00::/7',
+      'fec0::/10',
+    ]),
+);
+
+/** Whether the address is one of this machine's loopback aliases. */
+export function isLoopback(address: CanonicalAddress): boolean {
+  return loopback().has(address);
+}
+
+/** Whether the address is in a private network range. */
+export function isPrivate(address: CanonicalAddress): boolean {
+  return privateNetworks().has(address);
+}
 
 /** The hard refusal an address falls under, or null. */
 export function hardRefusal(address: CanonicalAddress): HardRefusal | null {
-  for (const [reason, set] of HARD_RULES) if (set.has(address)) return reason;
+  for (const [reason, set] of hardRules()) if (set.has(address)) return reason;
   return null;
 }

@@ -4,7 +4,6 @@
  * DNS answer that changes between check and connect cannot swap it), and whose redirects go
  * through the same connector (a 302 to a forbidden address is refused before connecting).
  */
-import { lookup } from 'node:dns/promises';
 import type * as Undici from 'undici';
 import { derivedFromStack } from '../config.js';
 import type { PluginContext } from '../context.js';
@@ -109,6 +108,8 @@ export class OutboundClient {
       if (refusal !== null) throw new OutboundRefusedError(hostname, refusal);
       return hostname;
     }
+    // Loaded on the first name to resolve, not with every host that never calls out by name.
+    const { lookup } = await import('node:dns/promises');
     const answers = await lookup(hostname, { all: true, verbatim: true });
     let firstRefusal = 'no-address';
     for (const answer of answers) {

@@ -11,8 +11,8 @@ import { Type, type Static, checkValue, withDefaults } from '../schema.js';
 import { isJsonRecord, type JsonRecord } from '../config.js';
 import {
   CidrSet,
-  LOOPBACK,
-  PRIVATE,
+  isLoopback,
+  isPrivate,
   canonicalAddress,
   embeddedIpv4,
   hardRefusal,
@@ -131,7 +131,7 @@ function isLocalInterface(address: CanonicalAddress): boolean {
 
 function isSelf(address: CanonicalAddress, port: number, self: SelfAddress | null): boolean {
   if (self === null || port !== self.port) return false;
-  if (LOOPBACK.has(address)) return true;
+  if (isLoopback(address)) return true;
   if (self.address !== null) return self.address.text === address.text;
   return isLocalInterface(address);
 }
@@ -148,8 +148,8 @@ function ownRefusal(
   if (isSelf(address, port, self)) return 'stackd-itself';
   if (settings.allow.has(address)) return null;
   if (settings.deny.has(address)) return 'denied';
-  if (!settings.allowLoopback && LOOPBACK.has(address)) return 'loopback';
-  if (!settings.allowPrivate && PRIVATE.has(address)) return 'private';
+  if (!settings.allowLoopback && isLoopback(address)) return 'loopback';
+  if (!settings.allowPrivate && isPrivate(address)) return 'private';
   return null;
 }
 

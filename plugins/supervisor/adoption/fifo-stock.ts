@@ -8,16 +8,23 @@
  * A pair waits under a staging name holding the host's pid; pairs a host left unused (it stopped
  * or crashed) are removed by the next host's first batch.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
-
 /** Pairs made at least per batch, and at most (bounds the command line). */
 const BATCH = 16;
 const MAX_BATCH = 512;
+
+/**
+ * `mkfifo` for `paths`. `node:child_process` is taken at the first batch, not imported at load: a
+ * host that only adopts its processes launches nothing, and loading it (with the net and dgram
+ * modules it needs) was part of every boot before the host could listen.
+ */
+async function mkfifo(paths: readonly string[]): Promise<void> {
+  const { execFile } = process.getBuiltinModule('node:child_process');
+  await promisify(execFile)('mkfifo', ['-m', '600', ...paths]);
+}
 
 /** The staging paths of one pair. */
 export interface StagedPair {
@@ -72,7 +79,7 @@ export class FifoStock {
     try {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
       if (!this.swept) await this.sweep();
-      await run('mkfifo', ['-m', '600', ...paths]);
+      await mkfifo(paths);
     } catch {
       await Promise.all(paths.map((path) => rm(path, { force: true }).catch(() => undefined)));
       return false;

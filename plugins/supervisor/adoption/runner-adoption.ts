@@ -25,7 +25,11 @@ export function adoptGroup(
     const fifoDir = deps.launches.fifoDir() ?? '';
     // Its cgroup stays its own: a stop still reaches every descendant that left the group.
     const cgroup =
-      (await deps.cgroups?.existing?.(deps.processName, launchIdOf(group.marker))) ?? null;
+      (await deps.cgroups?.existing?.(
+        deps.processName,
+        launchIdOf(group.marker),
+        group.adoption?.cgroup,
+      )) ?? null;
     const process = adoptedProcess(group, fifoDir, deps.openOutput(spec), cgroup);
     run.launched = { process, spec };
     run.adoption = stamp;

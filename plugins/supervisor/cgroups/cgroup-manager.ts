@@ -5,17 +5,21 @@
  * so hosts on other data dirs never touch each other's cgroups.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../sdk/index.js';
 import { detectCgroups, layoutBases, type CgroupLayout } from './cgroup-detect.js';
 import {
+  cgroupFromRecord,
   childDirs,
+  isRecordedCgroup,
   killLaunchCgroup,
   launchCgroupOf,
   launchMembers,
   removeLaunchCgroup,
   type LaunchCgroup,
+  type RecordedCgroup,
 } from './launch-cgroup.js';
 
 /** `auto`: use cgroups where the machine allows; `off`: never (the watch path). */
@@ -125,14 +129,35 @@ export class CgroupManager {
     await this.cleanLeftovers((name) => !launchIds.some((id) => name.endsWith(`-${id}`)));
   }
 
-  /** The cgroup a previous host made for a launch (adopted now), or null when there is none. */
-  async existing(processName: string, launchId: string): Promise<LaunchCgroup | null> {
-    // Detection only: an adoption may come before open(), whose clean-up must know what to keep.
-    await this.detect();
-    const cgroup = launchCgroupOf(this.layout, launchCgroupName(processName, launchId));
+  /**
+   * The cgroup a previous host made for a launch (adopted now), or null when there is none.
+   * `recorded` is the one its launch record names: then the detection is not waited for (its
+   * probes wait on the kernel, 55–130 ms measured after the listen on a loaded machine, and every
+   * adoption of a boot waited for them). Records of older hosts name none (undefined).
+   */
+  async existing(
+    processName: string,
+    launchId: string,
+    recorded?: RecordedCgroup | null,
+  ): Promise<LaunchCgroup | null> {
+    if (this.options.mode === 'off' || recorded === null) return null;
+    const cgroup = isRecordedCgroup(recorded)
+      ? cgroupFromRecord(recorded)
+      : await this.detectedCgroup(processName, launchId);
     const first = cgroup?.dirs[0];
     if (cgroup === null || first === undefined) return null;
-    return (await stat(first).catch(() => null))?.isDirectory() === true ? cgroup : null;
+    // Synchronous: a cgroup directory's stat does not block, and the boot's adoptions must not
+    // queue in libuv's pool behind the detection's probes.
+    return statSync(first, { throwIfNoEntry: false })?.isDirectory() === true ? cgroup : null;
+  }
+
+  private async detectedCgroup(
+    processName: string,
+    launchId: string,
+  ): Promise<LaunchCgroup | null> {
+    // Detection only: an adoption may come before open(), whose clean-up must know what to keep.
+    await this.detect();
+    return launchCgroupOf(this.layout, launchCgroupName(processName, launchId));
   }
 
   /** Create the cgroup of a new launch; null without cgroups or when creating it failed. */

@@ -7,7 +7,7 @@
 import { readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CgroupLayout } from './cgroup-detect.js';
+import { V1_CONTROLLERS, type CgroupLayout, type V1Controller } from './cgroup-detect.js';
 import { readGeneratedFile, readPidList } from './generated-file.js';
 
 const FREEZE_WAIT_MS = 2_000;
@@ -27,13 +27,19 @@ export interface LaunchCgroup {
 /** The directories of launch `name` under `layout` (not created yet). */
 export function launchCgroupOf(layout: CgroupLayout, name: string): LaunchCgroup | null {
   if (layout.kind === 'none') return null;
-  if (layout.kind === 'v2') {
-    const dir = join(layout.base, name);
-    return { kind: 'v2', dirs: [dir], procsFiles: [join(dir, 'cgroup.procs')], dirOf: () => dir };
-  }
-  const byController = new Map(
-    Object.entries(layout.bases).map(([controller, base]) => [controller, join(base, name)]),
+  if (layout.kind === 'v2') return v2Cgroup(join(layout.base, name));
+  return v1Cgroup(
+    new Map(
+      Object.entries(layout.bases).map(([controller, base]) => [controller, join(base, name)]),
+    ),
   );
+}
+
+function v2Cgroup(dir: string): LaunchCgroup {
+  return { kind: 'v2', dirs: [dir], procsFiles: [join(dir, 'cgroup.procs')], dirOf: () => dir };
+}
+
+function v1Cgroup(byController: ReadonlyMap<string, string>): LaunchCgroup {
   const dirs = [...new Set(byController.values())];
   return {
     kind: 'v1',
@@ -41,6 +47,41 @@ export function launchCgroupOf(layout: CgroupLayout, name: string): LaunchCgroup
     procsFiles: dirs.map((dir) => join(dir, 'cgroup.procs')),
     dirOf: (controller) => byController.get(controller),
   };
+}
+
+/**
+ * A launch's cgroup as its launch record keeps it: the next host adopting the process finds its
+ * cgroup from the record instead of waiting for its own detection of the machine's layout.
+ */
+export type RecordedCgroup =
+  | { readonly kind: 'v2'; readonly dir: string }
+  | { readonly kind: 'v1'; readonly dirs: Readonly<Partial<Record<V1Controller, string>>> };
+
+/** What a launch record keeps of `cgroup`. */
+export function recordedCgroup(cgroup: LaunchCgroup): RecordedCgroup {
+  if (cgroup.kind === 'v2') return { kind: 'v2', dir: cgroup.dirs[0] ?? '' };
+  const dirs: Partial<Record<V1Controller, string>> = {};
+  for (const controller of V1_CONTROLLERS) {
+    const dir = cgroup.dirOf(controller);
+    if (dir !== undefined) dirs[controller] = dir;
+  }
+  return { kind: 'v1', dirs };
+}
+
+/** Whether a record's `cgroup` field has the shape {@link recordedCgroup} writes. */
+export function isRecordedCgroup(value: unknown): value is RecordedCgroup {
+  if (typeof value !== 'object' || value === null) return false;
+  const { kind, dir, dirs } = value as { kind?: unknown; dir?: unknown; dirs?: unknown };
+  if (kind === 'v2') return typeof dir === 'string' && dir !== '';
+  if (kind !== 'v1' || typeof dirs !== 'object' || dirs === null) return false;
+  const entries = Object.entries(dirs);
+  return entries.length > 0 && entries.every(([, path]) => typeof path === 'string');
+}
+
+/** The cgroup a launch record names (its directories may be gone since). */
+export function cgroupFromRecord(recorded: RecordedCgroup): LaunchCgroup {
+  if (recorded.kind === 'v2') return v2Cgroup(recorded.dir);
+  return v1Cgroup(new Map(Object.entries(recorded.dirs)));
 }
 
 /** The pids in a cgroup directory (empty when it is gone). */

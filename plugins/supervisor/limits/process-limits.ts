@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../../../sdk/index.js';
 import type { CgroupManager } from '../cgroups/cgroup-manager.js';
-import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
+import type { LaunchCgroup, RecordedCgroup } from '../cgroups/launch-cgroup.js';
 import type { LaunchCgroups, RunningLimitWatch } from '../runtime/runner-types.js';
 import { applyLimits, type Enforcement } from './cgroup-limits.js';
 import { hasLimits, limitSpecOf, type LimitSpec } from './limit-fields.js';
@@ -56,8 +56,12 @@ export class ProcessLimits implements LaunchCgroups {
   }
 
   /** The cgroup of an adopted launch, made by a previous host (null: none). */
-  async existing(processName: string, launchId: string): Promise<LaunchCgroup | null> {
-    const cgroup = await this.options.cgroups.existing(processName, launchId);
+  async existing(
+    processName: string,
+    launchId: string,
+    recorded?: RecordedCgroup | null,
+  ): Promise<LaunchCgroup | null> {
+    const cgroup = await this.options.cgroups.existing(processName, launchId, recorded);
     this.live.set(processName, cgroup);
     return cgroup;
   }

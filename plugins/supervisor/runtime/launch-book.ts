@@ -20,6 +20,7 @@ import { fifoPathsOf, removeFifos } from '../adoption/output-fifo.js';
 import { procReader, verifyLaunch, type ProcReader } from '../adoption/verify.js';
 import { PendingRestarts, type PendingRestart } from '../adoption/pending-restarts.js';
 import { RecordBatch } from './record-batch.js';
+import type { RecordedCgroup } from '../cgroups/launch-cgroup.js';
 
 /** One launched group as recorded. */
 export interface RecordedGroup {
@@ -42,6 +43,12 @@ export interface AdoptionFacts {
   readonly fingerprint: string;
   /** Its output goes through FIFOs (fifos/<pid>.out|.err) the next host reopens. */
   readonly fifos: boolean;
+  /**
+   * Its cgroup (null: launched without one), so that the next host adopts it without waiting
+   * for its own cgroup detection. Absent in records of older hosts: the next host then asks its
+   * detected layout.
+   */
+  readonly cgroup?: RecordedCgroup | null;
 }
 
 const GROUPS_DIR = 'groups';

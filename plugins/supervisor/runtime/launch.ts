@@ -3,7 +3,6 @@
  * the merged env and working dir, stdout/stderr piped to its log writer. Resolves once the OS
  * started it (or rejects with a clear reason: program not found, working dir missing).
  */
-import { spawn } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
@@ -104,6 +103,8 @@ export async function launch(
   const output = await childOutput(fifoDir);
   const [file = program, ...args] =
     cgroup === null ? spec.argv : wrappedArgv(cgroup.procsFiles, spec.argv);
+  // Taken at the first launch, not at load: a host that only adopts launches nothing.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(file, args, {
     cwd: spec.cwd,
     env: { ...spec.env, [marker.name]: marker.value },

@@ -11,7 +11,7 @@ import type { ProcessState } from '../../../sdk/index.js';
 import type { ProcessSpec } from '../process-spec/process-spec.js';
 import { HealthMonitor } from './health-monitor.js';
 import type { LaunchedProcess } from './launch.js';
-import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
+import { recordedCgroup, type LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { AdoptionStamp, RunnerDeps, StartOutcome } from './runner-types.js';
 import { runStartSequence } from './start-sequence.js';
 import { stopLaunched } from './stop-launched.js';
@@ -158,6 +158,7 @@ export class ProcessRunner {
           restarts: run.record.get().restarts + (run.launches >= 1 ? 1 : 0),
           fingerprint: deps.fingerprint?.() ?? '',
           fifos: launched.fifos !== null,
+          cgroup: launched.cgroup === null ? null : recordedCgroup(launched.cgroup),
         }),
       fifoDir: deps.launches.fifoDir(),
       processName: deps.processName,

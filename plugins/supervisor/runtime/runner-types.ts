@@ -1,6 +1,6 @@
 /** The contract between a process runner and its owner. */
 import type { Logger, ProcessState } from '../../../sdk/index.js';
-import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
+import type { LaunchCgroup, RecordedCgroup } from '../cgroups/launch-cgroup.js';
 import type { LimitSpec } from '../limits/limit-fields.js';
 import type { LimitBreach } from '../limits/limit-watch.js';
 import type { ProcessSpec } from '../process-spec/process-spec.js';
@@ -51,8 +51,15 @@ export interface RunnerDeps {
 export interface LaunchCgroups {
   /** The cgroup of a new launch with `limits` written into it, or null when it cannot have one. */
   create(processName: string, launchId: string, limits?: LimitSpec): Promise<LaunchCgroup | null>;
-  /** The cgroup a previous host made for an adopted launch, or null. */
-  existing?(processName: string, launchId: string): Promise<LaunchCgroup | null>;
+  /**
+   * The cgroup a previous host made for an adopted launch, or null; `recorded` is what its launch
+   * record names (undefined: a record of an older host, which names none).
+   */
+  existing?(
+    processName: string,
+    launchId: string,
+    recorded?: RecordedCgroup | null,
+  ): Promise<LaunchCgroup | null>;
   /** Watch a running launch against its limits (null: nothing to watch). */
   watch?(
     processName: string,

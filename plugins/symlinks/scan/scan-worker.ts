@@ -1,17 +1,17 @@
 /**
  * A scan worker: reads the directories it is given with synchronous system calls (no thread
  * pool round trip per link, which is what made a naive async walk 5× slower than `find`) and
- * answers one packed message per job: the links with their targets, the subdirectories to walk,
- * and what could not be read. Directory links are links here, never descended.
+ * answers in messages of a few hundred links: the links with their targets, the subdirectories
+ * to walk, and what could not be read. Directory links are links here, never descended.
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
+import { isAsciiLatin1, joinLatin1, splitLatin1, utf8OfLatin1 } from './scan-codec.js';
 
-/** A job: packed directory paths. */
+/** A job: directory paths, joined (scan-codec.ts). */
 export interface ScanJob {
-  readonly dirs: Uint8Array;
+  readonly dirs: string;
 }
 
 /**
@@ -33,15 +33,16 @@ export interface ScanSetup {
 }
 
 /**
- * An answer: packed (path, target) pairs, packed subdirectories, errors; `done` ends the job.
+ * An answer: (path, target) pairs and subdirectories, each list joined (scan-codec.ts); errors;
+ * `done` ends the job.
  * `targetExists` holds a byte per link (1: the target exists) when targets are checked, and
  * `passedOver` counts the links the prefix filter left out.
  */
 export interface ScanAnswer {
-  readonly links: Uint8Array;
+  readonly links: string;
   readonly targetExists: Uint8Array | null;
   readonly passedOver: number;
-  readonly subdirs: Uint8Array;
+  readonly subdirs: string;
   readonly errors: Array<{ path: string; error: string }>;
   readonly done: boolean;
 }
@@ -102,9 +103,9 @@ function wanted(path: string, target: string): boolean {
 
 // stat follows the link itself, so a relative target is read from the link's folder exactly as
 // the kernel reads it; a loop or a denied folder counts as missing, as on the main thread.
-function targetExists(path: string): boolean {
+function targetExists(path: string | Buffer): boolean {
   try {
-    return statSync(systemPath(path), { throwIfNoEntry: false }) !== undefined;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -126,26 +127,29 @@ function outsideConfines(dir: string): string | null {
 }
 
 parentPort?.on('message', (job: ScanJob) => {
-  const links = new PackWriter();
-  const subdirs = new PackWriter();
+  // Path, target, path, target…: joined into one string per message.
+  const links: string[] = [];
+  const subdirs: string[] = [];
   const exists: number[] = [];
   let passedOver = 0;
   let errors: ScanAnswer['errors'] = [];
   const send = (done: boolean): void => {
     const answer: ScanAnswer = {
-      links: links.take(),
+      links: joinLatin1(links),
       targetExists: setup.checkTargets ? Uint8Array.from(exists) : null,
       passedOver,
-      subdirs: subdirs.take(),
+      subdirs: joinLatin1(subdirs),
       errors,
       done,
     };
+    links.length = 0;
+    subdirs.length = 0;
     errors = [];
     exists.length = 0;
     passedOver = 0;
-    parentPort?.postMessage(answer, [answer.links.buffer, answer.subdirs.buffer] as never);
+    parentPort?.postMessage(answer);
   };
-  for (const dir of unpackLatin1(job.dirs)) {
+  for (const dir of splitLatin1(job.dirs)) {
     const prefix = dir.endsWith('/') ? dir : `${dir}/`;
     const refusal = outsideConfines(dir);
     if (refusal !== null) {
@@ -159,21 +163,23 @@ parentPort?.on('message', (job: ScanJob) => {
       errors.push({ path: utf8OfLatin1(dir), error: code(error) });
       continue;
     }
+    // An ASCII folder's entries are checked by their names alone, which are short.
+    const prefixAscii = isAsciiLatin1(prefix);
     for (const entry of entries) {
       const path = prefix + entry.name;
       const kind = kindOf(entry, path);
-      if (kind === 'dir') subdirs.addLatin1(path);
+      if (kind === 'dir') subdirs.push(path);
       else if (kind === 'link') {
+        const system = prefixAscii && isAsciiLatin1(entry.name) ? path : systemPath(path);
         try {
-          const target = readlinkSync(systemPath(path), { encoding: 'latin1' });
+          const target = readlinkSync(system, { encoding: 'latin1' });
           if (!wanted(path, target)) {
             passedOver += 1;
             continue;
           }
-          if (setup.checkTargets) exists.push(targetExists(path) ? 1 : 0);
-          links.addLatin1(path);
-          links.addLatin1(target);
-          if (links.count >= 2 * LINKS_PER_MESSAGE) send(false);
+          if (setup.checkTargets) exists.push(targetExists(system) ? 1 : 0);
+          links.push(path, target);
+          if (links.length >= 2 * LINKS_PER_MESSAGE) send(false);
         } catch (error) {
           errors.push({ path: utf8OfLatin1(path), error: code(error) });
         }

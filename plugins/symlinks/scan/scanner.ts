@@ -1,14 +1,14 @@
 /**
  * Walk symlink trees fast without holding them or the event loop: worker threads read
  * directories with synchronous system calls (scan-worker.ts), several at once (parallel IO helps
- * a cold cache), and hand back packed batches of a few thousand links; each batch goes to the
+ * a cold cache), and hand back batches of a few hundred links; each batch goes to the
  * caller, and a worker gets its next directories only once the caller is done with its last
  * batch (backpressure). Directory symlinks are reported as links and never followed, so loops
  * cannot trap the walk. Paths are kept as bytes (names need not be UTF-8); `path` is their text.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
+import { isAsciiLatin1, joinLatin1, splitLatin1, utf8OfLatin1 } from './scan-codec.js';
 import type { ScanAnswer, ScanSetup } from './scan-worker.js';
 
 /** One symlink found. */
@@ -102,14 +102,8 @@ export type OnLinkBatch = (links: FoundLink[], passedOver: number) => Promise<vo
 
 const DIRS_PER_JOB = 64;
 
-function packAll(items: readonly string[]): Uint8Array {
-  const writer = new PackWriter();
-  for (const item of items) writer.addLatin1(item);
-  return writer.take();
-}
-
 function decodeLinks(answer: ScanAnswer): FoundLink[] {
-  const items = unpackLatin1(answer.links);
+  const items = splitLatin1(answer.links);
   const exists = answer.targetExists;
   const found: FoundLink[] = [];
   for (let index = 0; index + 1 < items.length; index += 2)
@@ -222,8 +216,7 @@ class LinkWalk {
       const dirs = pending.splice(pending.length - size, size);
       this.idle.delete(worker);
       this.directories += dirs.length;
-      const packed = packAll(dirs);
-      worker.postMessage({ dirs: packed }, [packed.buffer] as never);
+      worker.postMessage({ dirs: joinLatin1(dirs) });
     }
     if (this.settled() && pending.length === 0) this.finish();
   }
@@ -233,7 +226,7 @@ class LinkWalk {
     this.handling = true;
     for (let next = this.answers.shift(); next !== undefined; next = this.answers.shift()) {
       const { worker, answer } = next;
-      for (const dir of unpackLatin1(answer.subdirs)) this.pending.push(dir);
+      for (const dir of splitLatin1(answer.subdirs)) this.pending.push(dir);
       for (const error of answer.errors) options.onError?.(error);
       const found = decodeLinks(answer);
       this.links += found.length + answer.passedOver;

@@ -8,6 +8,7 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dire
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isAsciiLatin1, joinLatin1, splitLatin1, utf8OfLatin1 } from './scan-codec.js';
+import { WaitMeter } from './wait-meter.js';
 
 /** A job: directory paths, joined (scan-codec.ts). */
 export interface ScanJob {
@@ -34,7 +35,8 @@ export interface ScanSetup {
 
 /**
  * An answer: (path, target) pairs and subdirectories, each list joined (scan-codec.ts); errors;
- * `done` ends the job.
+ * `done` ends the job. `waiting` says that the worker's recent work waited on storage (another
+ * worker would overlap those waits), or that this cannot be measured here.
  * `targetExists` holds a byte per link (1: the target exists) when targets are checked, and
  * `passedOver` counts the links the prefix filter left out.
  */
@@ -45,6 +47,7 @@ export interface ScanAnswer {
   readonly subdirs: string;
   readonly errors: Array<{ path: string; error: string }>;
   readonly done: boolean;
+  readonly waiting: boolean;
 }
 
 // Links per message: the main thread handles one message per event-loop turn (decoding it and, in
@@ -126,7 +129,38 @@ function outsideConfines(dir: string): string | null {
   return 'outside stackd.symlinks.allowed_roots by its real path; not entered';
 }
 
+/** A directory's entries, or the error to report for it. */
+function entriesOf(dir: string): Dirent[] | string {
+  const refusal = outsideConfines(dir);
+  if (refusal !== null) return refusal;
+  try {
+    return readdirSync(systemPath(dir), { withFileTypes: true, encoding: 'latin1' });
+  } catch (error) {
+    return code(error);
+  }
+}
+
+// Waiting is judged over at least this much work (25 of the kernel's 4 ms ticks). A worker waits
+// on storage when it fetches from the disk at this rate (a cold cache: ~10 MB/s per worker here,
+// none warm), or sleeps through this share of its work (a network or FUSE file system).
+const WAIT_MEASURED_OVER_MS = 100;
+const FETCHED_BYTES_PER_SEC_WAITING = 1024 * 1024;
+const SLEPT_SHARE_WAITING = 0.25;
+
+const meter = WaitMeter.create();
+
+function waiting(): boolean {
+  if (meter === null) return true;
+  const reading = meter.read(WAIT_MEASURED_OVER_MS);
+  return (
+    reading !== null &&
+    (reading.readBytesPerSec >= FETCHED_BYTES_PER_SEC_WAITING ||
+      reading.sleptShare > SLEPT_SHARE_WAITING)
+  );
+}
+
 parentPort?.on('message', (job: ScanJob) => {
+  meter?.begin();
   // Path, target, path, target…: joined into one string per message.
   const links: string[] = [];
   const subdirs: string[] = [];
@@ -134,6 +168,7 @@ parentPort?.on('message', (job: ScanJob) => {
   let passedOver = 0;
   let errors: ScanAnswer['errors'] = [];
   const send = (done: boolean): void => {
+    if (done) meter?.end();
     const answer: ScanAnswer = {
       links: joinLatin1(links),
       targetExists: setup.checkTargets ? Uint8Array.from(exists) : null,
@@ -141,6 +176,7 @@ parentPort?.on('message', (job: ScanJob) => {
       subdirs: joinLatin1(subdirs),
       errors,
       done,
+      waiting: waiting(),
     };
     links.length = 0;
     subdirs.length = 0;
@@ -151,16 +187,9 @@ parentPort?.on('message', (job: ScanJob) => {
   };
   for (const dir of splitLatin1(job.dirs)) {
     const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-    const refusal = outsideConfines(dir);
-    if (refusal !== null) {
-      errors.push({ path: utf8OfLatin1(dir), error: refusal });
-      continue;
-    }
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(systemPath(dir), { withFileTypes: true, encoding: 'latin1' });
-    } catch (error) {
-      errors.push({ path: utf8OfLatin1(dir), error: code(error) });
+    const entries = entriesOf(dir);
+    if (typeof entries === 'string') {
+      errors.push({ path: utf8OfLatin1(dir), error: entries });
       continue;
     }
     // An ASCII folder's entries are checked by their names alone, which are short.

@@ -15,6 +15,11 @@
  * (several directories read at once), which CPU time cannot show: its verdict stays on the
  * speed ratio per round and is given only when the rounds agree closer than the margin to
  * 1.5× (otherwise noise-bound); its CPU per link is reported beside it.
+ *
+ * The warm rounds also run the floor of that figure (symlinks-floor-child.ts): the smallest Node
+ * program doing the work a scan cannot skip, on one thread. Its CPU per link against `find`'s
+ * says whether "no more CPU than `find`" is within Node's reach on this machine at all, and the
+ * scanner's against the floor's what its threads and batches cost beyond that work.
  */
 import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinPlugin } from '../test/helpers/fixture-paths.js';
 import { postJson, startBenchHost, stopHost } from './lib/host.js';
 import { figure, type Figure } from './lib/report.js';
-import { rounds, stableFigure } from './lib/stable.js';
+import { rounds, stableFigure, type Rounds } from './lib/stable.js';
 import { median, round } from './lib/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -92,6 +97,17 @@ function timeFind(root: string, links: number): Walk {
   return { links, ms, cpuMs: (user ?? Number.NaN) + (system ?? Number.NaN) };
 }
 
+/** The floor: one thread reading directories and link targets, nothing else. */
+function timeFloor(root: string): Walk {
+  const result = spawnSync(
+    process.execPath,
+    [join(here, 'symlinks-floor-child.js'), join(root, 'library')],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`floor child failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Walk;
+}
+
 function timeScan(root: string): Walk & { rssBeforeMiB: number; rssPeakMiB: number } {
   const result = spawnSync(
     process.execPath,
@@ -104,24 +120,32 @@ function timeScan(root: string): Walk & { rssBeforeMiB: number; rssPeakMiB: numb
   return JSON.parse(result.stdout) as Walk & { rssBeforeMiB: number; rssPeakMiB: number };
 }
 
-/** Interleaved rounds of `find` and the scanner (each cold when `cold`). */
-function walkRounds(
-  root: string,
-  links: number,
-  count: number,
-  cold: boolean,
-): { find: Walk[]; scan: Walk[] } {
+/** The walks of interleaved rounds; `floor` only in warm rounds. */
+interface WalkRounds {
+  readonly find: Walk[];
+  readonly scan: Walk[];
+  readonly floor: Walk[];
+}
+
+/** Interleaved rounds of `find`, the floor (warm only) and the scanner (each cold when `cold`). */
+function walkRounds(root: string, links: number, count: number, cold: boolean): WalkRounds {
   const find: Walk[] = [];
   const scan: Walk[] = [];
+  const floor: Walk[] = [];
   for (let index = 0; index < count; index += 1) {
     if (cold && !dropCaches()) break;
     find.push(timeFind(root, links));
+    if (!cold) {
+      const walk = timeFloor(root);
+      if (walk.links !== links) throw new Error(`the floor found ${walk.links} of ${links} links`);
+      floor.push(walk);
+    }
     if (cold) dropCaches();
     const walk = timeScan(root);
     if (walk.links !== links) throw new Error(`the scan found ${walk.links} of ${links} links`);
     scan.push(walk);
   }
-  return { find, scan };
+  return { find, scan, floor };
 }
 
 interface ProbeReport {
@@ -174,6 +198,15 @@ async function probeDuringRepair(
   }
 }
 
+/** What the floor's ratio to `find` says about the warm goal. */
+function floorVerdict(floorCpu: Rounds): string {
+  if (floorCpu.spread >= Math.abs(1 - floorCpu.median))
+    return 'the rounds do not tell whether Node can do the work on less CPU than find';
+  return floorCpu.median > 1
+    ? 'the floor itself needs more CPU than find: ≤ 1× is below what Node can do here'
+    : 'the floor needs less CPU than find: ≤ 1× is within reach';
+}
+
 export async function symlinksBench(options: { links: number; bigLinks: number }): Promise<{
   figures: Figure[];
   details: Record<string, unknown>;
@@ -181,6 +214,7 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
   const root = buildTree(options.links);
   try {
     timeFind(root, options.links);
+    timeFloor(root);
     timeScan(root);
     const warm = walkRounds(root, options.links, ROUNDS, false);
     // Cold runs vary with the disk more than warm ones: interleaved rounds, medians.
@@ -190,10 +224,14 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
       { find, scan }: { find: Walk[]; scan: Walk[] },
       of: (findWalk: Walk, scanWalk: Walk) => number,
     ): number[] => scan.map((walk, index) => of(find[index] as Walk, walk));
+    const floorRounds = { find: warm.find, scan: warm.floor };
+    const overFloor = { find: warm.floor, scan: warm.scan };
     const cpuRatio = (a: Walk, b: Walk): number => perLinkUs(b) / perLinkUs(a);
     const speedRatio = (a: Walk, b: Walk): number => a.ms / b.ms;
     const repair = await probeDuringRepair(root);
     const warmCpu = rounds(perRound(warm, cpuRatio));
+    const floorCpu = rounds(perRound(floorRounds, cpuRatio));
+    const scanOverFloor = rounds(perRound(overFloor, cpuRatio));
     const figures: Figure[] = [
       figure(
         'symlinks',
@@ -220,6 +258,18 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
       stableFigure('symlinks', 'scanner / find CPU per link, warm', warmCpu, '×', {
         op: '<=',
         limit: 1,
+      }),
+      figure(
+        'symlinks',
+        'floor (one thread: readdir + readlink) CPU per link, warm',
+        round(median(warm.floor.map(perLinkUs)), 3),
+        'µs',
+      ),
+      figure('symlinks', 'floor / find CPU per link, warm', round(floorCpu.median), '×', {
+        note: `spread ${round(floorCpu.spread * 100, 1)} %; ${floorVerdict(floorCpu)}`,
+      }),
+      figure('symlinks', 'scanner / floor CPU per link, warm', round(scanOverFloor.median), '×', {
+        note: `spread ${round(scanOverFloor.spread * 100, 1)} %; information: what the workers and their batches cost beyond the work`,
       }),
       figure(
         'symlinks',
@@ -262,7 +312,7 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
           },
         ),
       );
-    const details: Record<string, unknown> = { warm, cold, repair };
+    const details: Record<string, unknown> = { warm, cold, repair, floorCpu, scanOverFloor };
     rmSync(root, { recursive: true, force: true });
     const big = buildTree(options.bigLinks);
     try {

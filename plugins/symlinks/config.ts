@@ -47,8 +47,9 @@ export const SymlinksConfig = Type.Object({
     maximum: 16,
     default: 0,
     description:
-      'Worker threads reading directories during a scan (0: one per core, at most 4). More ' +
-      'helps trees on slow or network disks.',
+      'Worker threads reading directories during a scan, at most (0: one per core, at most 4). ' +
+      'A scan starts one and adds more while they wait on the disk (a cold cache, slow or ' +
+      'network disks), where more help.',
   }),
   schedule_check_sec: Type.Integer({
     minimum: 1,

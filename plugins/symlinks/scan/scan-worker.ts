@@ -1,17 +1,18 @@
 /**
  * A scan worker: reads the directories it is given with synchronous system calls (no thread
  * pool round trip per link, which is what made a naive async walk 5× slower than `find`) and
- * answers one packed message per job: the links with their targets, the subdirectories to walk,
- * and what could not be read. Directory links are links here, never descended.
+ * answers in messages of a few hundred links: the links with their targets, the subdirectories
+ * to walk, and what could not be read. Directory links are links here, never descended.
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
+import { isAsciiLatin1, joinLatin1, splitLatin1, utf8OfLatin1 } from './scan-codec.js';
+import { WaitMeter } from './wait-meter.js';
 
-/** A job: packed directory paths. */
+/** A job: directory paths, joined (scan-codec.ts). */
 export interface ScanJob {
-  readonly dirs: Uint8Array;
+  readonly dirs: string;
 }
 
 /**
@@ -33,17 +34,20 @@ export interface ScanSetup {
 }
 
 /**
- * An answer: packed (path, target) pairs, packed subdirectories, errors; `done` ends the job.
+ * An answer: (path, target) pairs and subdirectories, each list joined (scan-codec.ts); errors;
+ * `done` ends the job. `waiting` says that the worker's recent work waited on storage (another
+ * worker would overlap those waits), or that this cannot be measured here.
  * `targetExists` holds a byte per link (1: the target exists) when targets are checked, and
  * `passedOver` counts the links the prefix filter left out.
  */
 export interface ScanAnswer {
-  readonly links: Uint8Array;
+  readonly links: string;
   readonly targetExists: Uint8Array | null;
   readonly passedOver: number;
-  readonly subdirs: Uint8Array;
+  readonly subdirs: string;
   readonly errors: Array<{ path: string; error: string }>;
   readonly done: boolean;
+  readonly waiting: boolean;
 }
 
 // Links per message: the main thread handles one message per event-loop turn (decoding it and, in
@@ -102,9 +106,9 @@ function wanted(path: string, target: string): boolean {
 
 // stat follows the link itself, so a relative target is read from the link's folder exactly as
 // the kernel reads it; a loop or a denied folder counts as missing, as on the main thread.
-function targetExists(path: string): boolean {
+function targetExists(path: string | Buffer): boolean {
   try {
-    return statSync(systemPath(path), { throwIfNoEntry: false }) !== undefined;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -125,55 +129,86 @@ function outsideConfines(dir: string): string | null {
   return 'outside stackd.symlinks.allowed_roots by its real path; not entered';
 }
 
+/** A directory's entries, or the error to report for it. */
+function entriesOf(dir: string): Dirent[] | string {
+  const refusal = outsideConfines(dir);
+  if (refusal !== null) return refusal;
+  try {
+    return readdirSync(systemPath(dir), { withFileTypes: true, encoding: 'latin1' });
+  } catch (error) {
+    return code(error);
+  }
+}
+
+// Waiting is judged over at least this much work (25 of the kernel's 4 ms ticks). A worker waits
+// on storage when it fetches from the disk at this rate (a cold cache: ~10 MB/s per worker here,
+// none warm), or sleeps through this share of its work (a network or FUSE file system).
+const WAIT_MEASURED_OVER_MS = 100;
+const FETCHED_BYTES_PER_SEC_WAITING = 1024 * 1024;
+const SLEPT_SHARE_WAITING = 0.25;
+
+const meter = WaitMeter.create();
+
+function waiting(): boolean {
+  if (meter === null) return true;
+  const reading = meter.read(WAIT_MEASURED_OVER_MS);
+  return (
+    reading !== null &&
+    (reading.readBytesPerSec >= FETCHED_BYTES_PER_SEC_WAITING ||
+      reading.sleptShare > SLEPT_SHARE_WAITING)
+  );
+}
+
 parentPort?.on('message', (job: ScanJob) => {
-  const links = new PackWriter();
-  const subdirs = new PackWriter();
+  meter?.begin();
+  // Path, target, path, target…: joined into one string per message.
+  const links: string[] = [];
+  const subdirs: string[] = [];
   const exists: number[] = [];
   let passedOver = 0;
   let errors: ScanAnswer['errors'] = [];
   const send = (done: boolean): void => {
+    if (done) meter?.end();
     const answer: ScanAnswer = {
-      links: links.take(),
+      links: joinLatin1(links),
       targetExists: setup.checkTargets ? Uint8Array.from(exists) : null,
       passedOver,
-      subdirs: subdirs.take(),
+      subdirs: joinLatin1(subdirs),
       errors,
       done,
+      waiting: waiting(),
     };
+    links.length = 0;
+    subdirs.length = 0;
     errors = [];
     exists.length = 0;
     passedOver = 0;
-    parentPort?.postMessage(answer, [answer.links.buffer, answer.subdirs.buffer] as never);
+    parentPort?.postMessage(answer);
   };
-  for (const dir of unpackLatin1(job.dirs)) {
+  for (const dir of splitLatin1(job.dirs)) {
     const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-    const refusal = outsideConfines(dir);
-    if (refusal !== null) {
-      errors.push({ path: utf8OfLatin1(dir), error: refusal });
+    const entries = entriesOf(dir);
+    if (typeof entries === 'string') {
+      errors.push({ path: utf8OfLatin1(dir), error: entries });
       continue;
     }
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(systemPath(dir), { withFileTypes: true, encoding: 'latin1' });
-    } catch (error) {
-      errors.push({ path: utf8OfLatin1(dir), error: code(error) });
-      continue;
-    }
+    // An ASCII folder's entries are checked by their names alone, which are short.
+    const prefixAscii = isAsciiLatin1(prefix);
     for (const entry of entries) {
       const path = prefix + entry.name;
       const kind = kindOf(entry, path);
-      if (kind === 'dir') subdirs.addLatin1(path);
+      if (kind === 'dir') subdirs.push(path);
       else if (kind === 'link') {
+        const system = prefixAscii && isAsciiLatin1(entry.name) ? path : systemPath(path);
         try {
-          const target = readlinkSync(systemPath(path), { encoding: 'latin1' });
+          const target = readlinkSync(system, { encoding: 'latin1' });
           if (!wanted(path, target)) {
             passedOver += 1;
             continue;
           }
-          if (setup.checkTargets) exists.push(targetExists(path) ? 1 : 0);
-          links.addLatin1(path);
-          links.addLatin1(target);
-          if (links.count >= 2 * LINKS_PER_MESSAGE) send(false);
+          if (setup.checkTargets) exists.push(targetExists(system) ? 1 : 0);
+          links.push(path, target);
+          if (links.length >= 2 * LINKS_PER_MESSAGE) send(false);
         } catch (error) {
           errors.push({ path: utf8OfLatin1(path), error: code(error) });
         }

@@ -1,14 +1,15 @@
 /**
  * Walk symlink trees fast without holding them or the event loop: worker threads read
- * directories with synchronous system calls (scan-worker.ts), several at once (parallel IO helps
- * a cold cache), and hand back packed batches of a few thousand links; each batch goes to the
- * caller, and a worker gets its next directories only once the caller is done with its last
- * batch (backpressure). Directory symlinks are reported as links and never followed, so loops
- * cannot trap the walk. Paths are kept as bytes (names need not be UTF-8); `path` is their text.
+ * directories with synchronous system calls (scan-worker.ts), several at once only while they
+ * wait on storage (parallel IO helps a cold cache), and hand back batches of a few hundred links;
+ * each batch goes to the caller, and a worker gets its next directories only once the caller is
+ * done with its last batch (backpressure). Directory symlinks are reported as links and never
+ * followed, so loops cannot trap the walk. Paths are kept as bytes (names need not be UTF-8);
+ * `path` is their text.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { isAsciiLatin1, PackWriter, unpackLatin1, utf8OfLatin1 } from './scan-codec.js';
+import { isAsciiLatin1, joinLatin1, splitLatin1, utf8OfLatin1 } from './scan-codec.js';
 import type { ScanAnswer, ScanSetup } from './scan-worker.js';
 
 /** One symlink found. */
@@ -73,9 +74,17 @@ export interface ScanProgress {
   readonly links: number;
 }
 
+/** How far a finished scan got, and how many worker threads it started. */
+export interface ScanSummary extends ScanProgress {
+  readonly workers: number;
+}
+
 /** Options of a scan. */
 export interface ScanOptions {
-  /** Worker threads (0: as many as cores, at most 4). */
+  /**
+   * Worker threads at most (0: as many as cores, at most 4). A scan starts one and adds another
+   * only while its workers wait on storage (scan-worker.ts says when).
+   */
   readonly concurrency: number;
   readonly signal?: AbortSignal;
   /** Called for every unreadable directory or link; the scan goes on. */
@@ -102,14 +111,8 @@ export type OnLinkBatch = (links: FoundLink[], passedOver: number) => Promise<vo
 
 const DIRS_PER_JOB = 64;
 
-function packAll(items: readonly string[]): Uint8Array {
-  const writer = new PackWriter();
-  for (const item of items) writer.addLatin1(item);
-  return writer.take();
-}
-
 function decodeLinks(answer: ScanAnswer): FoundLink[] {
-  const items = unpackLatin1(answer.links);
+  const items = splitLatin1(answer.links);
   const exists = answer.targetExists;
   const found: FoundLink[] = [];
   for (let index = 0; index + 1 < items.length; index += 2)
@@ -147,7 +150,7 @@ export async function walkLinks(
   roots: readonly string[],
   onBatch: OnLinkBatch,
   options: ScanOptions,
-): Promise<ScanProgress> {
+): Promise<ScanSummary> {
   return await new LinkWalk(roots, onBatch, options).run();
 }
 
@@ -184,7 +187,7 @@ class LinkWalk {
     this.pending = roots.map((root) => Buffer.from(root).toString('latin1'));
   }
 
-  async run(): Promise<ScanProgress> {
+  async run(): Promise<ScanSummary> {
     try {
       await new Promise<void>((resolve, reject) => {
         this.resolve = resolve;
@@ -195,7 +198,7 @@ class LinkWalk {
       this.finished = true;
       await Promise.all(this.workers.map((worker) => worker.terminate()));
     }
-    return { directories: this.directories, links: this.links };
+    return { directories: this.directories, links: this.links, workers: this.workers.length };
   }
 
   private finish(): void {
@@ -217,13 +220,13 @@ class LinkWalk {
     const { pending } = this;
     for (const worker of this.idle) {
       if (pending.length === 0) break;
+      // Sized for as many workers as may run, so a worker added later finds work left.
       const size = Math.max(1, Math.min(DIRS_PER_JOB, Math.ceil(pending.length / this.count)));
       // From the end: depth first, which keeps the queue short.
       const dirs = pending.splice(pending.length - size, size);
       this.idle.delete(worker);
       this.directories += dirs.length;
-      const packed = packAll(dirs);
-      worker.postMessage({ dirs: packed }, [packed.buffer] as never);
+      worker.postMessage({ dirs: joinLatin1(dirs) });
     }
     if (this.settled() && pending.length === 0) this.finish();
   }
@@ -233,13 +236,14 @@ class LinkWalk {
     this.handling = true;
     for (let next = this.answers.shift(); next !== undefined; next = this.answers.shift()) {
       const { worker, answer } = next;
-      for (const dir of unpackLatin1(answer.subdirs)) this.pending.push(dir);
+      for (const dir of splitLatin1(answer.subdirs)) this.pending.push(dir);
       for (const error of answer.errors) options.onError?.(error);
       const found = decodeLinks(answer);
       this.links += found.length + answer.passedOver;
       if (found.length > 0 || answer.passedOver > 0) await this.onBatch(found, answer.passedOver);
       options.onProgress?.({ directories: this.directories, links: this.links });
       if (answer.done) this.idle.add(worker);
+      if (answer.waiting) this.addWorker();
       this.dispatch();
       await new Promise<void>((turn) => setImmediate(turn));
     }
@@ -248,9 +252,17 @@ class LinkWalk {
   }
 
   /**
-   * Starting a worker costs the event loop several milliseconds: one start per turn, the first
-   * put to work at once.
+   * Another worker, while a worker says it waits on storage (a second one then overlaps those
+   * waits) and there is work for it. On a warm cache one worker keeps up, and another would only
+   * add its start (~60 ms of CPU here) and the crossing of threads to the CPU the walk costs.
+   * Called once per answer, so at most one start per event-loop turn: a start costs the event
+   * loop several milliseconds.
    */
+  private addWorker(): void {
+    if (this.workers.length < this.count && this.pending.length > 0) this.startWorker();
+  }
+
+  /** Start a worker and put it to work at once. */
   private startWorker(): void {
     if (this.finished) return;
     const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
@@ -264,6 +276,5 @@ class LinkWalk {
     });
     this.idle.add(worker);
     this.dispatch();
-    if (this.workers.length < this.count) setImmediate(() => this.startWorker());
   }
 }

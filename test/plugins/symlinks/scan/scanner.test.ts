@@ -1,8 +1,17 @@
 /** The scanner on real trees: loops, unreadable dirs, odd names, and batches handed on. */
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statfsSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { walkLinks, type FoundLink } from '../../../../plugins/symlinks/scan/scanner.js';
 import { rewriteTarget } from '../../../../plugins/symlinks/repair/prefix-rewrite.js';
 import { replaceLink } from '../../../../plugins/symlinks/link-ops.js';
@@ -215,3 +224,50 @@ test('with confines, a directory whose real path lies outside them is not entere
   );
   t.deepEqual(errors, [join(allowed, 'escape')]);
 });
+
+/**
+ * A tree of `dirs` folders of 1,000 links each: long enough a walk (> 100 ms) to be measured.
+ * Removed after the test.
+ */
+function bigTree(t: ExecutionContext, dirs: number): string {
+  const root = tree();
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  for (let dir = 0; dir < dirs; dir += 1) {
+    mkdirSync(join(root, `d${dir}`));
+    for (let index = 0; index < 1000; index += 1)
+      symlinkSync(`/target/${dir}/${index}`, join(root, `d${dir}`, `l${index}`));
+  }
+  return root;
+}
+
+// Elsewhere the workers' waits cannot be measured, and a scan adds workers as it always did.
+(process.platform === 'linux' ? test : test.skip)(
+  'a warm tree is walked by one worker, however many are allowed',
+  async (t) => {
+    const root = bigTree(t, 40);
+    await collect(root, 8); // every inode in the cache
+    const { found, progress } = await collect(root, 8);
+    t.is(found.length, 40_000);
+    t.is(progress.workers, 1);
+  },
+);
+
+// Emptying the page cache needs root, and slows every other program on the machine for a while.
+// A tree in tmpfs lives in memory and is never read from a disk: nothing to wait on there.
+const TMPFS_MAGIC = 0x01021994;
+const canDropCaches =
+  process.getuid?.() === 0 &&
+  process.platform === 'linux' &&
+  statfsSync(tmpdir()).type !== TMPFS_MAGIC;
+
+(canDropCaches ? test.serial : test.skip)(
+  'a cold tree, read from the disk, gets more workers',
+  async (t) => {
+    const root = bigTree(t, 40);
+    execFileSync('sync');
+    writeFileSync('/proc/sys/vm/drop_caches', '3');
+    const { found, progress } = await collect(root, 2);
+    t.is(found.length, 40_000);
+    t.is(progress.workers, 2);
+  },
+);

@@ -246,9 +246,17 @@ function bigTree(t: ExecutionContext, dirs: number): string {
   async (t) => {
     const root = bigTree(t, 40);
     await collect(root, 8); // every inode in the cache
-    const { found, progress } = await collect(root, 8);
-    t.is(found.length, 40_000);
-    t.is(progress.workers, 1);
+    // A worker reads as waiting when it sleeps through a quarter of its work; on a machine this
+    // loaded by the rest of the suite, a page fault or a descheduled main thread can make one
+    // walk do so. Three walks may try; a scan that always starts every allowed worker (8) never
+    // passes.
+    const workers: number[] = [];
+    for (let walk = 0; walk < 3 && !workers.includes(1); walk += 1) {
+      const { found, progress } = await collect(root, 8);
+      t.is(found.length, 40_000);
+      workers.push(progress.workers);
+    }
+    t.true(workers.includes(1), `workers per walk: ${workers.join(', ')}`);
   },
 );
 

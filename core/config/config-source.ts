@@ -70,8 +70,14 @@ export async function readConfigDocument(
   if (source.origin === 'demo') {
     // The bundled demo names its programs relative to where it is installed, and takes other
     // ports when its defaults are in use.
-    text = text.replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'));
-    const ports = await resolveFreePorts(text, join(dirname(source.writePath), DEMO_PORTS_NAME));
+    const dataDir = dirname(source.writePath);
+    // Taken here, not imported: only the bundled demo needs a hash, and a boot loads no more.
+    const { createHash } = process.getBuiltinModule('node:crypto');
+    const instance = createHash('sha256').update(dataDir).digest('hex').slice(0, 16);
+    text = text
+      .replaceAll('{stackd_demo_dir}', demoDir.replaceAll('\\', '/'))
+      .replaceAll('{stackd_demo_instance}', instance);
+    const ports = await resolveFreePorts(text, join(dataDir, DEMO_PORTS_NAME), instance);
     text = ports.text;
     for (const { wanted, used } of ports.moved)
       notice(`demo: port ${wanted} is in use; the demo uses ${used} instead`);

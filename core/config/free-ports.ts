@@ -6,8 +6,8 @@
  * (docs/adoption.md), so the port it chose last time is in use — by the process it is about to
  * adopt. Choosing another port would change the demo's configuration and restart it. So the
  * choices are remembered (`demo-ports.json` in the data dir), and a remembered port that is in
- * use is kept when what answers there is the demo web (its `x-stackd-demo` header), never when it
- * is a stranger.
+ * use is kept when what answers there is this data dir's demo web (its `x-stackd-demo` header
+ * carries an id of the data dir), never when it is a stranger or another host's demo.
  */
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -33,14 +33,14 @@ function listenable(port: number): Promise<number | null> {
   });
 }
 
-/** Whether the demo web answers on `port` (a demo process the host is about to adopt). */
-function demoWebAnswers(port: number): Promise<boolean> {
+/** Whether this data dir's demo web answers on `port` (a process the host is about to adopt). */
+function demoWebAnswers(port: number, instance: string): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = request(
       { host: '127.0.0.1', port, path: '/health', method: 'GET', timeout: PROBE_TIMEOUT_MS },
       (response) => {
         response.resume();
-        resolve(response.headers[DEMO_WEB_HEADER] !== undefined);
+        resolve(response.headers[DEMO_WEB_HEADER] === instance);
       },
     );
     probe.on('timeout', () => probe.destroy());
@@ -65,13 +65,15 @@ async function rememberedPorts(path: string | undefined): Promise<Map<number, nu
   }
 }
 
-async function choosePort(wanted: number, remembered: number | undefined): Promise<number> {
+async function choosePort(
+  wanted: number,
+  remembered: number | undefined,
+  instance: string,
+): Promise<number> {
+  // Adopting the running demo unchanged comes before getting the wanted port back.
+  if (remembered !== undefined && (await demoWebAnswers(remembered, instance))) return remembered;
   if ((await listenable(wanted)) !== null) return wanted;
-  if (
-    remembered !== undefined &&
-    ((await listenable(remembered)) !== null || (await demoWebAnswers(remembered)))
-  )
-    return remembered;
+  if (remembered !== undefined && (await listenable(remembered)) !== null) return remembered;
   const free = await listenable(0);
   if (free === null) throw new Error(`no free port for the demo's ${wanted}`);
   return free;
@@ -79,18 +81,21 @@ async function choosePort(wanted: number, remembered: number | undefined): Promi
 
 /**
  * The text with every placeholder resolved, and the ports that had to move. With `memoryPath`,
- * earlier choices are read from and the new ones written to that file.
+ * earlier choices are read from and the new ones written to that file; a remembered port in use
+ * is kept when the demo web there answers with `instance` (the data dir's demo, not another
+ * host's).
  */
 export async function resolveFreePorts(
   text: string,
   memoryPath?: string,
+  instance = '',
 ): Promise<{ text: string; moved: Array<{ wanted: number; used: number }> }> {
   const wanted = [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => Number(match[1])))];
   const remembered = await rememberedPorts(memoryPath);
   const chosen = new Map<number, number>();
   const moved: Array<{ wanted: number; used: number }> = [];
   for (const port of wanted) {
-    const used = await choosePort(port, remembered.get(port));
+    const used = await choosePort(port, remembered.get(port), instance);
     chosen.set(port, used);
     if (used !== port) moved.push({ wanted: port, used });
   }

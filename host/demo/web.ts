@@ -7,8 +7,8 @@ const greeting = process.env.DEMO_GREETING ?? 'hello';
 
 const server = createServer((request, response) => {
   console.log(`${request.method ?? 'GET'} ${request.url ?? '/'}`);
-  // Tells a host starting again that this port is held by its own demo, not a stranger.
-  response.setHeader('x-stackd-demo', 'web');
+  // Tells a host starting again on the same data dir that this port is held by its own demo.
+  response.setHeader('x-stackd-demo', process.env.DEMO_INSTANCE ?? 'web');
   if (request.url === '/health') {
     response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     return;

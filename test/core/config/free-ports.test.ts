@@ -43,18 +43,32 @@ test('a wanted port in use moves, and the move is remembered', async (t) => {
   t.deepEqual(JSON.parse(readFileSync(memory, 'utf8')), { [stranger.port]: move?.used });
 });
 
-test('a remembered port held by the demo web is kept: the host is about to adopt it', async (t) => {
+test('a remembered port held by this demo web is kept, even when the wanted one is free again', async (t) => {
+  const probe = await holder();
+  const wanted = probe.port;
+  await new Promise((resolve) => probe.close(resolve));
+  const demo = await holder({ [DEMO_WEB_HEADER]: 'data-dir-id' });
+  t.teardown(() => demo.close());
+  const memory = join(tempDir(), 'demo-ports.json');
+  writeFileSync(memory, JSON.stringify({ [wanted]: demo.port }));
+  const resolved = await resolveFreePorts(template(wanted), memory, 'data-dir-id');
+  t.deepEqual(resolved.moved, [{ wanted, used: demo.port }]);
+  t.is((JSON.parse(resolved.text) as { port: number }).port, demo.port);
+});
+
+test("a remembered port held by another data dir's demo is not kept", async (t) => {
   const stranger = await holder();
-  const demo = await holder({ [DEMO_WEB_HEADER]: 'web' });
+  const otherDemo = await holder({ [DEMO_WEB_HEADER]: 'another-data-dir' });
   t.teardown(() => {
     stranger.close();
-    demo.close();
+    otherDemo.close();
   });
   const memory = join(tempDir(), 'demo-ports.json');
-  writeFileSync(memory, JSON.stringify({ [stranger.port]: demo.port }));
-  const resolved = await resolveFreePorts(template(stranger.port), memory);
-  t.deepEqual(resolved.moved, [{ wanted: stranger.port, used: demo.port }]);
-  t.is((JSON.parse(resolved.text) as { port: number }).port, demo.port);
+  writeFileSync(memory, JSON.stringify({ [stranger.port]: otherDemo.port }));
+  const resolved = await resolveFreePorts(template(stranger.port), memory, 'data-dir-id');
+  const used = (JSON.parse(resolved.text) as { port: number }).port;
+  t.not(used, stranger.port);
+  t.not(used, otherDemo.port);
 });
 
 test('a remembered port held by a stranger is not kept', async (t) => {
@@ -66,7 +80,7 @@ test('a remembered port held by a stranger is not kept', async (t) => {
   });
   const memory = join(tempDir(), 'demo-ports.json');
   writeFileSync(memory, JSON.stringify({ [stranger.port]: other.port }));
-  const resolved = await resolveFreePorts(template(stranger.port), memory);
+  const resolved = await resolveFreePorts(template(stranger.port), memory, 'data-dir-id');
   const used = (JSON.parse(resolved.text) as { port: number }).port;
   t.not(used, stranger.port);
   t.not(used, other.port);

@@ -10,7 +10,6 @@
  * carries an id of the data dir), never when it is a stranger or another host's demo.
  */
 import { readFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { writeFileAtomic } from '../../sdk/atomic-file.js';
 
@@ -35,6 +34,9 @@ function listenable(port: number): Promise<number | null> {
 
 /** Whether this data dir's demo web answers on `port` (a process the host is about to adopt). */
 function demoWebAnswers(port: number, instance: string): Promise<boolean> {
+  // Taken here, not imported: `node:http` (with its client, server and agent modules) is not
+  // loaded at every boot, only when a remembered demo port is probed.
+  const { request } = process.getBuiltinModule('node:http');
   return new Promise((resolve) => {
     const probe = request(
       { host: '127.0.0.1', port, path: '/health', method: 'GET', timeout: PROBE_TIMEOUT_MS },

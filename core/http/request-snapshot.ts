@@ -74,6 +74,21 @@ function upperMethod(method: string): string {
     : method.toUpperCase();
 }
 
+/**
+ * A request's headers, a repeated one joined with `, `, and the size of the section as the
+ * framing check counts it. Read within uWS's callback: the request is gone after it.
+ */
+export function copyHeaders(req: HttpRequest): {
+  readonly headers: Record<string, string>;
+  readonly headerBytes: number;
+} {
+  const headers: Record<string, string> = {};
+  copying = headers;
+  copiedBytes = 0;
+  req.forEach(copyHeader);
+  return { headers, headerBytes: copiedBytes };
+}
+
 /** Copy method, path, query, headers and path parameters; the client address on demand. */
 export function snapshotRequest(
   req: HttpRequest,
@@ -82,11 +97,7 @@ export function snapshotRequest(
   addresses: ClientAddresses,
   known?: KnownByRoute,
 ): RequestSnapshot {
-  const headers: Record<string, string> = {};
-  copying = headers;
-  copiedBytes = 0;
-  req.forEach(copyHeader);
-  const headerBytes = copiedBytes;
+  const { headers, headerBytes } = copyHeaders(req);
   let params = NO_PARAMS;
   let malformed: string | null = null;
   if (paramNames.length > 0) {

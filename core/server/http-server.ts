@@ -7,6 +7,7 @@ import { framingRefusal, refuseFraming } from '../http/request-framing.js';
 import { sendJson } from '../http/json-response.js';
 import { ResponseState } from '../http/response-state.js';
 import { headOnly } from '../http/head-response.js';
+import { copyHeaders } from '../http/request-snapshot.js';
 import type { RouteTable } from '../http/route-table.js';
 import type { ProxyTable } from '../http/proxy-table.js';
 import { createProxyHandler } from '../http/reverse-proxy.js';
@@ -77,11 +78,8 @@ export class HttpServer {
       const res = method === 'HEAD' ? headOnly(anyRes) : anyRes;
       const state = new ResponseState(res);
       const path = req.getUrl();
-      const headers: Record<string, string> = {};
-      req.forEach((key, value) => {
-        headers[key] = Object.hasOwn(headers, key) ? `${headers[key]}, ${value}` : value;
-      });
-      const framing = framingRefusal(path, headers);
+      const { headers, headerBytes } = copyHeaders(req);
+      const framing = framingRefusal(path, headers, headerBytes);
       if (framing !== null) {
         refuseFraming(state, framing).catch((error: unknown) =>
           this.logger.error('fallback response failed', { error }),

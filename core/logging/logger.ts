@@ -1,9 +1,15 @@
 /**
  * The host logger: one line per record on stderr (stdout carries only the listening line), with
  * a level threshold and subscribers (tests, streams) that see every record.
+ *
+ * A written line goes through the same secret rules as a supervised process's log before it
+ * leaves the process: stderr ends up on disk too (journald, a redirect), and so does
+ * `logs/stackd.log`. A message that quotes a URL with credentials, an `apikey=` query or a
+ * bearer token (an outbound error, a plugin's own text) is thus never stored in clear.
  */
 import { isoTime } from '../../sdk/iso-time.js';
 import type { LogFields, LogLevel, Logger } from '../../sdk/logger.js';
+import { redactText } from '../../sdk/redaction.js';
 import { writeOutput } from './process-output.js';
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -147,15 +153,20 @@ function repeatedText(message: string, swallowed: number): string {
   return `${message} (repeated ${swallowed} more times in the last minute)`;
 }
 
+/** The record as a stderr line, secrets redacted. */
 function formatRecord(record: LogRecord): string {
   const extra = record.fields === undefined ? '' : ` ${safeJson(record.fields)}`;
-  return `${record.time} ${record.level.toUpperCase().padEnd(5)} [${record.scope}] ${record.message}${extra}\n`;
+  return redactText(
+    `${record.time} ${record.level.toUpperCase().padEnd(5)} [${record.scope}] ${record.message}${extra}\n`,
+  );
 }
 
-/** The same record as a line in DUMB's log format (`<time> - <LEVEL> - <message>`). */
+/** The same record as a line in DUMB's log format (`<time> - <LEVEL> - <message>`), redacted. */
 export function formatDumbLine(record: LogRecord): string {
   const extra = record.fields === undefined ? '' : ` ${safeJson(record.fields)}`;
-  return `${record.time} - ${record.level.toUpperCase()} - [${record.scope}] ${record.message}${extra}\n`;
+  return redactText(
+    `${record.time} - ${record.level.toUpperCase()} - [${record.scope}] ${record.message}${extra}\n`,
+  );
 }
 
 function safeJson(value: unknown): string {

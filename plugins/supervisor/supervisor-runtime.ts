@@ -186,8 +186,16 @@ export class SupervisorRuntime {
     if (/^(dmb|dumb)$/i.test(name.trim())) return { processName: name.trim(), file: host.logFile };
     const entry = this.supervisor.entry(name);
     if (entry === undefined) return undefined;
-    const file = entry.self ? host.logFile : this.supervisor.logFile(entry.process_name);
-    return { processName: entry.process_name, file };
+    if (entry.self) return { processName: entry.process_name, file: host.logFile };
+    const { process_name: processName } = entry;
+    const file = this.supervisor.logFile(processName);
+    if (file === null) return { processName, file };
+    // The host's own log is written unredacted, so only a process's log can skip the scan.
+    return {
+      processName,
+      file,
+      redacted: () => this.supervisor.redactedLogRange(processName, file),
+    };
   }
 
   private blockChanged(name: string): void {

@@ -15,8 +15,7 @@ import type { LogChunk } from './log-cursor.js';
  * byte, with `chunk` and `log` both the chunk's text.
  */
 export function logChunkJsonParts(processName: string, read: LogChunk): BodyParts {
-  // JSON.stringify of a string is `"…"`: the slice drops the quotes without copying.
-  const escaped = read.pieces.map((piece) => JSON.stringify(piece).slice(1, -1));
+  const escaped = read.pieces.map(escapeJsonText);
   return [
     `{"process_name":${JSON.stringify(processName)},"cursor":${read.cursor},"chunk":"`,
     ...escaped,
@@ -24,4 +23,23 @@ export function logChunkJsonParts(processName: string, read: LogChunk): BodyPart
     ...escaped,
     '"}',
   ];
+}
+
+/**
+ * Every character JSON.stringify escapes in a string except the line feed: a quote, a
+ * backslash, the other control characters and lone surrogates.
+ */
+// eslint-disable-next-line no-control-regex -- the control characters JSON escapes are what it finds
+const ESCAPED_BESIDES_LF = /["\\\u0000-\u0009\u000b-\u001f\ud800-\udfff]/;
+
+/**
+ * The text as it stands between a JSON string's quotes, equal to `JSON.stringify(text)` without
+ * them. Most log text holds nothing to escape but its line feeds: then one search for anything
+ * else and one replace of the line feeds cost about half of V8's JSON escaping, character by
+ * character (32 KiB of plain log lines, on the 2-core bench machine: ~70 against ~110 µs).
+ */
+export function escapeJsonText(text: string): string {
+  if (!ESCAPED_BESIDES_LF.test(text)) return text.replaceAll('\n', '\\n');
+  // JSON.stringify of a string is `"…"`: the slice drops the quotes without copying.
+  return JSON.stringify(text).slice(1, -1);
 }

@@ -20,6 +20,18 @@ export interface LogChunkRequest {
   readonly fileId?: string;
 }
 
+/**
+ * Bytes of a log file this host's writer wrote, redacted, itself: from `from` to the end of the
+ * file whose identity, size and modification time were these after the writer's last append.
+ * While the file still reads so, nobody else has written to it since.
+ */
+export interface RedactedRange {
+  readonly fileId: string;
+  readonly from: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
 /** What a read returns. */
 export interface LogChunk {
   /** Byte offset just after the last complete line returned: the next request's cursor. */
@@ -79,10 +91,15 @@ export function chunkText(read: LogChunk): string {
  */
 export const PIECE_BYTES = 32 * 1024;
 
-/** Read the next chunk of a log file. A missing file is an empty chunk with `reset: true`. */
+/**
+ * Read the next chunk of a log file. A missing file is an empty chunk with `reset: true`.
+ * Lines inside `redacted` (asked for after the file's fstat, so it describes the same moment) are
+ * not scanned again: the writer redacted them with the same rules before they reached the disk.
+ */
 export async function readLogChunk(
   file: string | null,
   request: LogChunkRequest,
+  redacted?: () => RedactedRange | undefined,
 ): Promise<LogChunk> {
   if (file === null) return EMPTY;
   let fd: number;
@@ -101,6 +118,7 @@ export async function readLogChunk(
     const size = stats.size;
     const fileId = fileIdentity(stats);
     const plan = planLogRead(size, request, fileId);
+    const scanBefore = redactedFrom(redacted?.(), fileId, stats);
     // One byte before the start tells whether the start is at a line boundary.
     const readFrom = plan.start > 0 ? plan.start - 1 : 0;
     const bytes = await readRange(fd, readFrom, size - readFrom);
@@ -112,7 +130,7 @@ export async function readLogChunk(
     }
     const lastNewline = bytes.lastIndexOf(LF);
     const end = lastNewline >= offset ? lastNewline + 1 : offset;
-    const pieces = decodeLines(bytes, offset, end);
+    const pieces = decodeLines(bytes, offset, end, scanBefore - readFrom);
     return { cursor: readFrom + end, pieces, reset: plan.reset, size, file_id: fileId };
   } finally {
     closeSync(fd);
@@ -120,10 +138,22 @@ export async function readLogChunk(
 }
 
 /**
- * Decode and redact `bytes[start, end)` (complete lines) in line-aligned pieces. Cutting only
- * after a newline keeps every UTF-8 sequence whole and gives redaction whole lines.
+ * Where the text known redacted starts in this file (the whole file is scanned when its size,
+ * modification time or identity differ from the writer's last append: someone else wrote).
  */
-function decodeLines(bytes: Buffer, start: number, end: number): string[] {
+function redactedFrom(range: RedactedRange | undefined, fileId: string, stats: Stats): number {
+  if (range === undefined) return Infinity;
+  const unchanged =
+    range.fileId === fileId && range.size === stats.size && range.mtimeMs === stats.mtimeMs;
+  return unchanged ? range.from : Infinity;
+}
+
+/**
+ * Decode and redact `bytes[start, end)` (complete lines) in line-aligned pieces. Cutting only
+ * after a newline keeps every UTF-8 sequence whole and gives redaction whole lines. A piece that
+ * starts at or after `redactedFrom` was redacted when it was written.
+ */
+function decodeLines(bytes: Buffer, start: number, end: number, redactedFrom: number): string[] {
   const pieces: string[] = [];
   let from = start;
   while (from < end) {
@@ -132,7 +162,8 @@ function decodeLines(bytes: Buffer, start: number, end: number): string[] {
       const newline = bytes.lastIndexOf(LF, from + PIECE_BYTES - 1);
       to = newline >= from ? newline + 1 : bytes.indexOf(LF, from + PIECE_BYTES) + 1;
     }
-    pieces.push(redactText(bytes.toString('utf8', from, to)));
+    const text = bytes.toString('utf8', from, to);
+    pieces.push(from >= redactedFrom ? text : redactText(text));
     from = to;
   }
   return pieces;

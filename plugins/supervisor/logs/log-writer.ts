@@ -24,7 +24,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileIdentity } from './log-cursor.js';
+import { fileIdentity, type RedactedRange } from './log-cursor.js';
 import type { LogBatchPosition, LogLineBus } from './log-line-bus.js';
 import { redactLine, type SecretScrubber } from '../../../sdk/index.js';
 
@@ -70,6 +70,10 @@ export class ProcessLogWriter {
   /** Identity of the open file, as GET /logs reports it (`file_id`). */
   private fileId = '';
   private size = 0;
+  /** Where the bytes this writer wrote, and no one else, start in the open file. */
+  private ownedFrom = 0;
+  /** The file's modification time after the last append. */
+  private mtimeMs = 0;
   private closed = false;
   private readonly maxLineBytes: number;
 
@@ -80,6 +84,16 @@ export class ProcessLogWriter {
   /** The log file's path. */
   get file(): string {
     return this.options.file;
+  }
+
+  /**
+   * The part of the log file this writer wrote (redacted) and nobody else: from the file's size
+   * when the writer opened it, or from after the last append of another writer, to the end.
+   * Undefined before the file is open, and after a failed write.
+   */
+  redactedRange(): RedactedRange | undefined {
+    if (this.descriptor === null) return undefined;
+    return { fileId: this.fileId, from: this.ownedFrom, size: this.size, mtimeMs: this.mtimeMs };
   }
 
   /** Take a chunk of output; its complete lines are written and published as one batch. */
@@ -156,8 +170,13 @@ export class ProcessLogWriter {
       // Appends land at the file's end, which is where we think it is unless someone else (a
       // second process given the same log_file) appended too: then the position is unknown and
       // live readers fall back to reading the file.
-      this.size = fstatSync(descriptor).size;
-      if (this.size !== start + bytes.length) return undefined;
+      const stats = fstatSync(descriptor);
+      this.size = stats.size;
+      this.mtimeMs = stats.mtimeMs;
+      if (this.size !== start + bytes.length) {
+        this.ownedFrom = this.size;
+        return undefined;
+      }
       return { file_id: this.fileId, previous_cursor: start, cursor: this.size };
     } catch (error) {
       // Disk full, directory removed…: drop this batch from the file, reopen on the next write.
@@ -175,6 +194,8 @@ export class ProcessLogWriter {
     this.descriptor = descriptor;
     const stats = fstatSync(descriptor);
     this.size = stats.size;
+    this.ownedFrom = stats.size;
+    this.mtimeMs = stats.mtimeMs;
     this.fileId = fileIdentity(stats);
     return descriptor;
   }

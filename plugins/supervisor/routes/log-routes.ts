@@ -8,7 +8,7 @@ import {
   jsonTextReply,
 } from '../../../sdk/index.js';
 import { logChunkJsonParts } from '../logs/log-chunk-json.js';
-import { readLogChunk } from '../logs/log-cursor.js';
+import { readLogChunk, type RedactedRange } from '../logs/log-cursor.js';
 import type { LogLineBus } from '../logs/log-line-bus.js';
 import { LogChunkBody, LogLinesBody, LogsQuery } from '../logs/log-schemas.js';
 import { lastLinesOfChunk } from '../logs/log-chunk-lines.js';
@@ -22,6 +22,8 @@ const LEGACY_LINES = 100;
 export interface ResolvedLogFile {
   readonly processName: string;
   readonly file: string | null;
+  /** The part of the file its writer in this host redacted itself, when it has one. */
+  readonly redacted?: () => RedactedRange | undefined;
 }
 
 /** What the log route and stream need from the supervisor. */
@@ -65,12 +67,20 @@ export function logsRoute(deps: LogRouteDeps) {
     },
     handler: async ({ query }) => {
       if (query.process_name !== undefined) {
-        const { processName, file } = resolveOrThrow(deps, query.process_name, 'process_name');
-        const tail = await readLogChunk(file, {
-          tailBytes: query.tail_bytes,
-          ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
-          ...(query.file_id === undefined ? {} : { fileId: query.file_id }),
-        });
+        const { processName, file, redacted } = resolveOrThrow(
+          deps,
+          query.process_name,
+          'process_name',
+        );
+        const tail = await readLogChunk(
+          file,
+          {
+            tailBytes: query.tail_bytes,
+            ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+            ...(query.file_id === undefined ? {} : { fileId: query.file_id }),
+          },
+          redacted,
+        );
         // Only an answer that starts over is cut: one that continues must not drop new lines.
         const read =
           query.lines !== undefined && tail.reset ? lastLinesOfChunk(tail, query.lines) : tail;

@@ -1,5 +1,6 @@
 /** One log writer per process and file, created at its first start, closed at shutdown. */
 import type { Logger, SecretScrubber } from '../../../sdk/index.js';
+import type { RedactedRange } from '../logs/log-cursor.js';
 import type { LogLineBus } from '../logs/log-line-bus.js';
 import { ProcessLogWriter } from '../logs/log-writer.js';
 import type { ProcessSpec } from '../process-spec/process-spec.js';
@@ -45,6 +46,11 @@ export class LogWriters {
       this.writers.set(key, writer);
     }
     return writer;
+  }
+
+  /** What the writer of `processName` to `file` wrote itself, if it has one (see the writer). */
+  redactedRange(processName: string, file: string): RedactedRange | undefined {
+    return this.writers.get(`${processName}\u0000${file}`)?.redactedRange();
   }
 
   /** Bytes written per process, over all of its log files. */

@@ -121,6 +121,11 @@ export class Supervisor {
     return this.writers.bytesWritten();
   }
 
+  /** The part of a process's log file its writer redacted itself (GET /logs skips its scan). */
+  redactedLogRange(processName: string, file: string): ReturnType<LogWriters['redactedRange']> {
+    return this.writers.redactedRange(processName, file);
+  }
+
   states(): ProcessState[] {
     const entries = this.entries();
     const names = new Set(entries.map((entry) => entry.process_name));

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { eventually } from '../../helpers/eventually.js';
@@ -83,6 +83,26 @@ test('GET /logs: first read, incremental read, planted secret redacted', async (
     t.is(next.body.chunk, 'hello incremental\n');
     t.false(next.body.reset);
     t.is(next.body.process_name, 'Chatter', 'a forgiving spelling resolves to the process name');
+  });
+});
+
+test('GET /logs: lines written into the log file by someone else are redacted too', async (t) => {
+  await withHost(async (host) => {
+    // stackd redacts what it writes and skips scanning it again; a line it did not write (an
+    // edit by hand, another program given the same file) must still be scanned on the way out.
+    appendFileSync(join(host.dataDir, 'logs', 'chatter.log'), `by hand token=${PLANTED_SECRET}\n`);
+    const tail = await logs(host, 'process_name=Chatter');
+    t.true(tail.body.chunk.includes('chatter started'));
+    t.true(tail.body.chunk.endsWith('by hand token=[REDACTED]\n'), tail.body.chunk.slice(-200));
+    t.false(tail.text.includes(PLANTED_SECRET));
+    // The process's next line: the writer finds the file longer than it left it.
+    await say(host, 'Chatter', 'after the hand edit');
+    const after = await eventually(async () => {
+      const response = await logs(host, 'process_name=Chatter');
+      return response.body.chunk.includes('after the hand edit') ? response : undefined;
+    });
+    t.true(after.body.chunk.includes('by hand token=[REDACTED]\n'));
+    t.false(after.text.includes(PLANTED_SECRET));
   });
 });
 

@@ -1,7 +1,10 @@
 import test from 'ava';
 import { Value } from '@sinclair/typebox/value';
 import { joinParts } from '../../../../core/http/body-parts.js';
-import { logChunkJsonParts } from '../../../../plugins/supervisor/logs/log-chunk-json.js';
+import {
+  escapeJsonText,
+  logChunkJsonParts,
+} from '../../../../plugins/supervisor/logs/log-chunk-json.js';
 import { chunkText, type LogChunk } from '../../../../plugins/supervisor/logs/log-cursor.js';
 import { LogChunkBody } from '../../../../plugins/supervisor/logs/log-schemas.js';
 
@@ -54,4 +57,21 @@ test('the answer parses to a LogChunk body with the text twice', (t) => {
   const parsed: unknown = JSON.parse(encode('Radarr', read).toString('utf8'));
   t.true(Value.Check(LogChunkBody, parsed));
   t.like(parsed, { chunk: 'one\ntwo é\nthree 😀\n', log: 'one\ntwo é\nthree 😀\n', cursor: 4242 });
+});
+
+test('escapeJsonText equals JSON.stringify without its quotes, on every ASCII character and surrogates', (t) => {
+  const plainLines = 'INFO request 1 GET /api/v3/series handled in 3 ms\n'.repeat(50);
+  const samples = [
+    '',
+    '\n',
+    plainLines,
+    `${plainLines}no final line feed`,
+    ...awkward,
+    'a pair of surrogates 😀 and a lone high \ud83d then text\n',
+    'a lone low \ude00\n',
+    'é ü 漢字 \u2028\u2029\u007f\n',
+  ];
+  for (let code = 0; code < 0x80; code += 1)
+    samples.push(`${plainLines}${String.fromCharCode(code)}\n`, String.fromCharCode(code));
+  for (const text of samples) t.is(escapeJsonText(text), JSON.stringify(text).slice(1, -1), text);
 });

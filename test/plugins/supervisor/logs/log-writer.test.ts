@@ -1,10 +1,19 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { LogLineBus, type LogLineBatch } from '../../../../plugins/supervisor/logs/log-line-bus.js';
 import { ProcessLogWriter } from '../../../../plugins/supervisor/logs/log-writer.js';
-import { readLogChunk } from '../../../../plugins/supervisor/logs/log-cursor.js';
+import { chunkText, readLogChunk } from '../../../../plugins/supervisor/logs/log-cursor.js';
 
 function setup(options: { maxBytes?: number; keep?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'stackd-writer-'));
@@ -86,7 +95,6 @@ test('rotation with keep 0 starts a fresh file and keeps none', async (t) => {
 
 test('an existing file is appended to and its size counts toward rotation', async (t) => {
   const { file, writer } = setup({ maxBytes: 30, keep: 1 });
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, 'x'.repeat(25) + '\n');
   writer.write(Buffer.from('new line\n'), 'stdout');
@@ -174,4 +182,48 @@ test('a batch whose place in a shared file is unknown is published without a pos
     [0, 6, undefined, 18],
   );
   await Promise.all([writer.close(), other.close()]);
+});
+
+test('the redacted range covers what the writer appended itself, and none of what others wrote', async (t) => {
+  const { dir, file, writer } = setup();
+  t.is(writer.redactedRange(), undefined, 'nothing open yet');
+  const before = 'written by someone else: password=hunter2\n';
+  mkdirSync(join(dir, 'nested', 'logs'), { recursive: true });
+  writeFileSync(file, before);
+  writer.write(Buffer.from('ours one\nours two\n'), 'stdout');
+  const range = writer.redactedRange();
+  t.like(range, { from: Buffer.byteLength(before), size: readFileSync(file).length });
+  // Another writer appends: the writer's next append finds the file longer than it left it.
+  appendFileSync(file, 'appended by hand: token=abc123\n');
+  writer.write(Buffer.from('ours three\n'), 'stdout');
+  t.is(writer.redactedRange()?.from, readFileSync(file).length);
+  await writer.close();
+  t.is(writer.redactedRange(), undefined, 'closed');
+});
+
+test('a read skips the scan only for the writer range of an unchanged file', async (t) => {
+  const { dir, file, writer } = setup();
+  mkdirSync(join(dir, 'nested', 'logs'), { recursive: true });
+  writer.write(Buffer.from('first line\n'), 'stdout');
+  // A vouched range over raw text makes the skip visible: a secret in it stays as it is.
+  appendFileSync(file, 'raw password=hunter2\n');
+  const size = readFileSync(file).length;
+  const stats = statSync(file);
+  const ours = writer.redactedRange();
+  if (ours === undefined) throw new Error('writer has no range');
+  const vouched = { fileId: ours.fileId, from: 0, size, mtimeMs: stats.mtimeMs };
+  const skipped = await readLogChunk(file, { tailBytes: 1024 }, () => vouched);
+  t.is(chunkText(skipped), 'first line\nraw password=hunter2\n');
+  // The writer's own range ends before the hand-written line: that line is scanned.
+  const real = await readLogChunk(file, { tailBytes: 1024 }, () => writer.redactedRange());
+  t.is(chunkText(real), 'first line\nraw password=[REDACTED]\n');
+  for (const stale of [
+    { ...vouched, size: size - 1 },
+    { ...vouched, mtimeMs: stats.mtimeMs - 1 },
+    { ...vouched, fileId: 'another:file:id' },
+  ]) {
+    const read = await readLogChunk(file, { tailBytes: 1024 }, () => stale);
+    t.is(chunkText(read), 'first line\nraw password=[REDACTED]\n', JSON.stringify(stale));
+  }
+  await writer.close();
 });

@@ -90,7 +90,8 @@ function loadWithCodeCache(): Bundle {
     { filename: BUNDLE_PATH, ...(cachedData === undefined ? {} : { cachedData }) },
   );
   if (cachedData === undefined || script.cachedDataRejected === true) {
-    log('code cache %s: %s', cachedData === undefined ? 'absent' : 'rejected', path);
+    const why = cachedData === undefined ? 'absent, of another build or damaged' : 'rejected by V8';
+    log('code cache %s: %s', why, path);
     pendingSave = { script, path, key };
   } else log('code cache used: %s', path);
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;

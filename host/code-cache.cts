@@ -17,11 +17,13 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
   mkdirSync,
+  openSync,
   readFileSync,
   renameSync,
   unlinkSync,
-  writeFileSync,
+  writeSync,
   type Stats,
 } from 'node:fs';
 import { homedir } from 'node:os';
@@ -84,8 +86,13 @@ export function writeCodeCache(path: string, key: string, data: Uint8Array): boo
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const header = `${FORMAT} ${key} ${data.length} ${digest(data)}\n`;
-    writeFileSync(temp, Buffer.concat([Buffer.from(header, 'latin1'), data]), { mode: 0o600 });
+    const descriptor = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(descriptor, `${FORMAT} ${key} ${data.length} ${digest(data)}\n`, null, 'latin1');
+      writeSync(descriptor, data);
+    } finally {
+      closeSync(descriptor);
+    }
     renameSync(temp, path);
     return true;
   } catch {

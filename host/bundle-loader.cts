@@ -42,8 +42,12 @@ type Bundle = typeof BundleEntry;
 /** The bundle `npm run build` writes (tools/bundle-host). */
 export const BUNDLE_PATH = join(__dirname, '..', 'bundle', 'stackd.cjs');
 
-/** After listening, then this long: the first requests' code is compiled by then. */
-const SAVE_DELAY_MS = 2_000;
+/**
+ * After listening, then this long: the adoptions (60–90 ms after the listen) and the first
+ * requests have compiled their code by then, and a host stopped a second after its start (the
+ * adoption bench kills its from-scratch host once its 50 processes run) still leaves a cache.
+ */
+const SAVE_DELAY_MS = 500;
 
 const log = debuglog('stackd');
 

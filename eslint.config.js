@@ -222,7 +222,7 @@ export default tseslint.config(
   {
     // The terminal client is CommonJS so `stackd status` starts fast; each subcommand's code is
     // require()d only when it runs, typed with `typeof import(...)`.
-    files: ['cli/**/*.cts'],
+    files: ['cli/**/*.cts', 'host/**/*.cts'],
     rules: {
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],

@@ -6,14 +6,16 @@
  * `--semi-space-growth-factor=1` could hold it (see v8-settings.ts). The compile cache is enabled
  * next, for the same reason: it covers only the modules loaded after it.
  *
- * The program is the build's bundle of `run.js` (tools/bundle-host): the host, the sdk, TypeBox
- * and the built-in plugins in a few large modules instead of ~580 files, which Node's module
- * loader pays for one by one.
+ * The program is the build's bundle (tools/bundle-host): the host, the sdk and the built-in
+ * plugins in one CommonJS file instead of ~580 modules, which Node's module loader pays for one by
+ * one. bundle-loader.cts loads it with the compiled code an earlier boot left where Node has no
+ * compile cache (Node 20), and saves that code once this boot has listened.
  */
 import './v8-settings.js';
 import './compile-cache.js';
-import type * as Run from './run.js';
+import { createRequire } from 'node:module';
+import type * as BundleLoader from './bundle-loader.cjs';
 
-const bundled = new URL('../bundle/host/run.js', import.meta.url).href;
-const { run } = (await import(bundled)) as typeof Run;
-await run();
+const loader = createRequire(import.meta.url)('./bundle-loader.cjs') as typeof BundleLoader;
+await loader.loadBundle().run();
+loader.saveCodeCacheLater();

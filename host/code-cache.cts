@@ -1,0 +1,106 @@
+/**
+ * V8 code cache files for the host's bundle on Node 20, which has no compile cache of its own
+ * (`module.enableCompileCache` came with Node 22.1): the bytecode a boot compiled, saved so the
+ * next boot of the same build deserializes it instead of compiling the bundle again.
+ *
+ * V8 checks cached data against the source's length and its own version and flags, nothing
+ * more, and on Node 20 not even a checksum: a flipped byte in the payload crashed the process in
+ * a trial, a truncated one was read as valid. So a file here carries a header line that binds it
+ * to one bundle file (its size, mtime and inode: a rebuilt or upgraded bundle never meets an
+ * older cache), one Node version and architecture, and the payload's length and SHA-1; anything
+ * that does not match is ignored, as if there were no cache.
+ *
+ * The files live in the user's cache folder (`$XDG_CACHE_HOME/stackd`, else `~/.cache/stackd`,
+ * folder 0700, files 0600, as the terminal client's), never in a shared one: code read from a
+ * folder another user can write to would be code that user chose. Written whole (temp file, then
+ * rename), so two hosts of one install starting together never leave a mix of both.
+ */
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const FORMAT = 'stackd-code-cache/1';
+
+/** `$XDG_CACHE_HOME/stackd`, else `~/.cache/stackd`. */
+export function userCacheFolder(env: NodeJS.ProcessEnv): string {
+  const base =
+    env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== ''
+      ? env.XDG_CACHE_HOME
+      : join(env.HOME ?? homedir(), '.cache');
+  return join(base, 'stackd');
+}
+
+/** A short name per file path (32-bit FNV-1a): two installs never take turns rewriting one file. */
+export function pathTag(path: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < path.length; index += 1)
+    hash = Math.imul(hash ^ path.charCodeAt(index), 0x01000193) >>> 0;
+  return hash.toString(16);
+}
+
+/** The cache file of one bundle file, for this Node version and architecture. */
+export function codeCachePath(folder: string, bundlePath: string, name: string): string {
+  return join(folder, `${name}-${process.version}-${process.arch}-${pathTag(bundlePath)}.cache`);
+}
+
+/** What binds a cache to one build of the bundle: its size, mtime and inode, and this Node. */
+export function bundleKey(stat: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
+  return `${process.version}:${process.arch}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+}
+
+function digest(data: Uint8Array): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
+/** The cached data when the file was made for `key` and is whole; otherwise undefined. */
+export function readCodeCache(path: string, key: string): Buffer | undefined {
+  let content: Buffer;
+  try {
+    content = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  const newline = content.indexOf(10);
+  if (newline < 0) return undefined;
+  const [format, fileKey, length, sha1] = content.toString('latin1', 0, newline).split(' ');
+  const payload = content.subarray(newline + 1);
+  if (format !== FORMAT || fileKey !== key || length !== String(payload.length)) return undefined;
+  return sha1 === digest(payload) ? payload : undefined;
+}
+
+/**
+ * Save `data` for `key`, whole or not at all. False when it could not be written (a read-only
+ * home, a full disk): the next boot then compiles, as without a cache.
+ */
+export function writeCodeCache(path: string, key: string, data: Uint8Array): boolean {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const descriptor = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(descriptor, `${FORMAT} ${key} ${data.length} ${digest(data)}\n`, null, 'latin1');
+      writeSync(descriptor, data);
+    } finally {
+      closeSync(descriptor);
+    }
+    renameSync(temp, path);
+    return true;
+  } catch {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+    return false;
+  }
+}

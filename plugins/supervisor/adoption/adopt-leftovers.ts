@@ -14,14 +14,19 @@ import type { PendingRestart } from './pending-restarts.js';
 export interface Adopter {
   claim(processName: string): RecordedGroup | undefined;
   takePendingRestart(processName: string): Promise<PendingRestart | undefined>;
-  releaseUnclaimed(): Promise<string[]>;
+  /**
+   * In the background: reap the rest (after `delayMs`, or sooner when a launch needs it), then
+   * end the verified launches nobody claimed.
+   */
+  releaseAfterReaping(delayMs: number): void;
   /** Settles once the records are verified (what {@link claim} hands out is known). */
   verified(): Promise<void>;
-  /** Settles once verification and the reaping of the rest are done. */
-  ready(): Promise<void>;
   /** Epoch ms at which this host started. */
   readonly hostStartedAt: number;
 }
+
+/** How long after a boot's adoptions the leftovers of a previous host are reaped, at the latest. */
+const REAP_AFTER_ADOPTION_MS = 1_000;
 
 /** Names a process's configuration block (enabled or not does not change the launch). */
 export function blockFingerprint(block: JsonRecord): string {
@@ -60,7 +65,8 @@ export async function adoptLeftovers(
     resumed.add(name);
   }
   await Promise.all(adoptions);
-  await adopter.ready();
-  await adopter.releaseUnclaimed();
+  // Reaping the rest reads every process on the machine; nothing adopted needs it, and every
+  // launch waits for it anyway: it must not hold up the host's first answers after a restart.
+  adopter.releaseAfterReaping(REAP_AFTER_ADOPTION_MS);
   return resumed;
 }

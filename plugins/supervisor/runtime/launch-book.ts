@@ -151,8 +151,8 @@ export class LaunchBook {
     this.verifying = Promise.resolve(this.verifyRecords());
     if (saved !== this.id) await this.storage.writeFileAtomic(ID_FILE, this.id);
     // Adoption needs only the verification. The reaping of the rest scans every process on the
-    // machine on this thread, so it waits for the first ready(): the boot's adoptions call it once
-    // they are done, and a launch (which must not begin before it) at once.
+    // machine on this thread, so it waits for the first ready() (a launch, which must not begin
+    // before it) or until a while after the boot's adoptions (releaseAfterReaping).
     this.reaping = Promise.all([this.verifying, this.reapingAllowed]).then(([recorded]) =>
       this.reapLeftovers(recorded),
     );
@@ -172,6 +172,21 @@ export class LaunchBook {
     await this.open();
     this.beginReaping();
     await this.reaping;
+  }
+
+  /**
+   * After a boot's adoptions: end what no enabled process claimed once the rest is reaped. The
+   * reaping begins `delayMs` later, or at once when a launch needs it ({@link ready}): nothing
+   * adopted waits for it, and it reads every process on the machine on this thread, just when
+   * the host answers its first requests after a restart.
+   */
+  releaseAfterReaping(delayMs: number): void {
+    setTimeout(() => this.beginReaping(), delayMs).unref();
+    this.reapingDone()
+      .then(() => this.releaseUnclaimed())
+      .catch((error: unknown) =>
+        this.logger.error('could not stop what a previous host left running', { error }),
+      );
   }
 
   /** Settles once the reaping is done, without beginning it. */

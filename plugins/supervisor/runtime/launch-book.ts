@@ -70,6 +70,8 @@ export class LaunchBook {
   private readonly candidates = new Map<string, RecordedGroup>();
   private readonly pending: PendingRestarts;
   private readonly records = new RecordBatch();
+  /** The background release that {@link releaseAfterReaping} began, if any. */
+  private releasing: Promise<void> | undefined;
 
   constructor(
     private readonly storage: PluginStorage,
@@ -182,11 +184,23 @@ export class LaunchBook {
    */
   releaseAfterReaping(delayMs: number): void {
     setTimeout(() => this.beginReaping(), delayMs).unref();
-    this.reapingDone()
+    this.releasing = this.reapingDone()
       .then(() => this.releaseUnclaimed())
-      .catch((error: unknown) =>
-        this.logger.error('could not stop what a previous host left running', { error }),
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.logger.error('could not stop what a previous host left running', { error }),
       );
+  }
+
+  /**
+   * At a host stop: what {@link releaseAfterReaping} would end later is ended now, so that a stop
+   * right after an adopting boot leaves nothing of the previous host running.
+   */
+  async releaseNow(): Promise<void> {
+    if (this.releasing === undefined) return;
+    this.beginReaping();
+    await this.releasing;
   }
 
   /** Settles once the reaping is done, without beginning it. */

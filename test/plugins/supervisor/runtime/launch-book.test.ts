@@ -142,3 +142,15 @@ test('after the boot’s adoptions the reaping begins by itself once the delay i
   await eventually(() => !isAlive(orphan), { what: 'the orphan gone after the delay' });
   t.false(isAlive(orphan));
 });
+
+test('a stop right after the boot’s adoptions reaps at once what the delay held back', async (t) => {
+  const storage = new FolderStorage(mkdtempSync(join(tmpdir(), 'launch-book-')), 'supervisor');
+  const orphan = await markedOrphan(storage);
+  t.teardown(() => killQuietly(orphan));
+  const next = new LaunchBook(storage, memoryLogger());
+  await next.verified();
+  next.releaseAfterReaping(60_000);
+  await next.releaseNow();
+  await eventually(() => !isAlive(orphan), { what: 'the orphan gone at the stop' });
+  t.false(isAlive(orphan));
+});

@@ -1,6 +1,7 @@
 /**
- * Validators compiled once per schema (TypeCompiler), with TypeBox's coercion for query strings
- * and defaults applied before the check. The first error names the field.
+ * Validators per schema (TypeBox's interpreter for the first checks, then TypeCompiler), with
+ * TypeBox's coercion for query strings and defaults applied before the check. The first error
+ * names the field.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
@@ -28,9 +29,18 @@ export interface ParseOptions {
   readonly owned?: boolean;
 }
 
-/** A compiled validator for one schema. */
+/**
+ * Checks made by TypeBox's interpreter before a schema is compiled. Compiling builds and
+ * compiles a function per schema (the supervisor's config section: 7-13 ms of a boot on a loaded
+ * 2-core machine) and pays off only for a schema checked again and again; many are checked once
+ * (a plugin's config section at boot) or a few times (a route used now and then).
+ */
+const INTERPRETED_CHECKS = 2;
+
+/** A validator for one schema, compiled once it is used more than a couple of times. */
 export class CompiledSchema<T = unknown> {
   private compiled: TypeCheck<TSchema> | undefined;
+  private interpreted = 0;
 
   constructor(readonly schema: TSchema) {
     registerFormats();
@@ -45,6 +55,20 @@ export class CompiledSchema<T = unknown> {
     return (this.compiled ??= TypeCompiler.Compile(this.schema));
   }
 
+  /** Whether the value passes: interpreted for the first few checks, compiled after. */
+  private passes(value: unknown): boolean {
+    if (this.compiled === undefined && this.interpreted < INTERPRETED_CHECKS) {
+      this.interpreted += 1;
+      return Value.Check(this.schema, value);
+    }
+    return this.check.Check(value);
+  }
+
+  /** The first error of a value that failed (the compiled check's, once there is one). */
+  private firstErrorOf(value: unknown): ValueError | undefined {
+    return (this.compiled?.Errors(value) ?? Value.Errors(this.schema, value)).First();
+  }
+
   /**
    * Apply defaults (and, for strings from a URL, type coercion), then check. Returns the value
    * ready for the handler, or the first failure.
@@ -57,8 +81,8 @@ export class CompiledSchema<T = unknown> {
     let value: unknown = input === undefined || options.owned === true ? input : Value.Clone(input);
     if (options.coerce === true) value = Value.Convert(this.schema, value);
     value = Value.Default(this.schema, value);
-    if (this.check.Check(value)) return { ok: true, value: value as T };
-    const first = this.check.Errors(value).First();
+    if (this.passes(value)) return { ok: true, value: value as T };
+    const first = this.firstErrorOf(value);
     return {
       ok: false,
       failure: {
@@ -70,8 +94,8 @@ export class CompiledSchema<T = unknown> {
 
   /** Check without defaults or coercion (responses). */
   firstError(value: unknown): ValidationFailure | undefined {
-    if (this.check.Check(value)) return undefined;
-    const first = this.check.Errors(value).First();
+    if (this.passes(value)) return undefined;
+    const first = this.firstErrorOf(value);
     return { field: pointerToField(first?.path ?? ''), message: describeFailure(first) };
   }
 }

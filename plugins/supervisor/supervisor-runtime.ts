@@ -126,7 +126,10 @@ export class SupervisorRuntime {
     // A planned handover (SIGUSR2) leaves every process running for the next host to adopt.
     if (this.ctx.host.handingOver()) await this.supervisor.handOver();
     else {
-      await this.supervisor.stopAll(this.ctx.config.shutdown_budget_sec * 1000, signal);
+      await Promise.all([
+        this.supervisor.stopAll(this.ctx.config.shutdown_budget_sec * 1000, signal),
+        this.launches.releaseNow(),
+      ]);
       await this.cgroups.removeAll();
     }
   }

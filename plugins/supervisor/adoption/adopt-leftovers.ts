@@ -4,7 +4,7 @@
  * it, and verified leftovers nobody adopts (no longer configured, or disabled) are stopped.
  */
 import { createHash } from 'node:crypto';
-import type { JsonRecord } from '../../../sdk/index.js';
+import type { JsonRecord, Logger } from '../../../sdk/index.js';
 import type { RecordedGroup } from '../runtime/launch-book.js';
 import type { ProcessRunner } from '../runtime/process-runner.js';
 import type { AdoptionStamp } from '../runtime/runner-types.js';
@@ -14,14 +14,19 @@ import type { PendingRestart } from './pending-restarts.js';
 export interface Adopter {
   claim(processName: string): RecordedGroup | undefined;
   takePendingRestart(processName: string): Promise<PendingRestart | undefined>;
-  releaseUnclaimed(): Promise<string[]>;
+  /**
+   * In the background: reap the rest (after `delayMs`, or sooner when a launch needs it), then
+   * end the verified launches nobody claimed.
+   */
+  releaseAfterReaping(delayMs: number): void;
   /** Settles once the records are verified (what {@link claim} hands out is known). */
   verified(): Promise<void>;
-  /** Settles once verification and the reaping of the rest are done. */
-  ready(): Promise<void>;
   /** Epoch ms at which this host started. */
   readonly hostStartedAt: number;
 }
+
+/** How long after a boot's adoptions the leftovers of a previous host are reaped, at the latest. */
+const REAP_AFTER_ADOPTION_MS = 1_000;
 
 /** Names a process's configuration block (enabled or not does not change the launch). */
 export function blockFingerprint(block: JsonRecord): string {
@@ -38,6 +43,7 @@ export async function adoptLeftovers(
   enabled: readonly string[],
   adopter: Adopter,
   runnerOf: (processName: string) => ProcessRunner,
+  logger: Logger,
 ): Promise<Set<string>> {
   // Not the reaping of the rest: it scans every process on the machine, and verified launches
   // are spared by it anyway. Only what the adoptions leave unclaimed waits for it.
@@ -48,10 +54,12 @@ export async function adoptLeftovers(
   };
   const resumed = new Set<string>();
   const adoptions: Promise<void>[] = [];
+  const adopted: string[] = [];
   for (const name of enabled) {
     const group = adopter.claim(name);
     if (group !== undefined) {
       adoptions.push(runnerOf(name).adopt(group, stamp));
+      adopted.push(`${name} (pid ${group.pid})`);
       continue;
     }
     const pending = await adopter.takePendingRestart(name);
@@ -60,7 +68,12 @@ export async function adoptLeftovers(
     resumed.add(name);
   }
   await Promise.all(adoptions);
-  await adopter.ready();
-  await adopter.releaseUnclaimed();
+  // One line for all: a line per process was a synchronous write (and a wakeup of whatever reads
+  // the host's stderr) per adoption, the largest part of each adoption on a loaded machine.
+  if (adopted.length > 0)
+    logger.info(`adopted ${adopted.length} process(es) left running: ${adopted.join(', ')}`);
+  // Reaping the rest reads every process on the machine; nothing adopted needs it, and every
+  // launch waits for it anyway: it must not hold up the host's first answers after a restart.
+  adopter.releaseAfterReaping(REAP_AFTER_ADOPTION_MS);
   return resumed;
 }

@@ -42,7 +42,6 @@ export function adoptGroup(
       restarts: group.adoption?.restarts ?? 0,
       reason: null,
     });
-    deps.logger.info(`${deps.processName}: adopted (pid ${process.pid})`);
     moves.watch(process, spec);
     if (group.adoption?.fingerprint !== (deps.fingerprint?.() ?? '')) {
       deps.logger.warn(

@@ -11,7 +11,7 @@
  * - the launch marker in every launched environment (launch-marker.ts), which also finds
  *   descendants that left the group and launches a crash cut off before their file was written.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Logger, PluginStorage } from '../../../sdk/index.js';
 import { LAUNCH_ENV, markedProcessesWithMarkers, newLaunchId } from './launch-marker.js';
 import { terminateProcesses } from './process-group.js';
@@ -20,6 +20,7 @@ import { fifoPathsOf, removeFifos } from '../adoption/output-fifo.js';
 import { procReader, verifyLaunch, type ProcReader } from '../adoption/verify.js';
 import { PendingRestarts, type PendingRestart } from '../adoption/pending-restarts.js';
 import { RecordBatch } from './record-batch.js';
+import { readLaunchRecords, readSmallFile } from './launch-records.js';
 import type { RecordedCgroup } from '../cgroups/launch-cgroup.js';
 
 /** One launched group as recorded. */
@@ -69,6 +70,8 @@ export class LaunchBook {
   private readonly candidates = new Map<string, RecordedGroup>();
   private readonly pending: PendingRestarts;
   private readonly records = new RecordBatch();
+  /** The background release that {@link releaseAfterReaping} began, if any. */
+  private releasing: Promise<void> | undefined;
 
   constructor(
     private readonly storage: PluginStorage,
@@ -143,13 +146,15 @@ export class LaunchBook {
   }
 
   private async load(): Promise<void> {
-    const saved = (await this.storage.readFile(ID_FILE))?.toString('utf8').trim();
+    const saved = readSmallFile(this.storage.path(ID_FILE))?.trim();
     this.id = saved !== undefined && /^[\w-]{8,64}$/.test(saved) ? saved : newLaunchId();
+    // Read and verified here, synchronously, so that the plugin's start (which awaits this) ends
+    // with the candidates known and the adoptions can begin before the host listens.
+    this.verifying = Promise.resolve(this.verifyRecords());
     if (saved !== this.id) await this.storage.writeFileAtomic(ID_FILE, this.id);
     // Adoption needs only the verification. The reaping of the rest scans every process on the
-    // machine on this thread, so it waits for the first ready(): the boot's adoptions call it once
-    // they are done, and a launch (which must not begin before it) at once.
-    this.verifying = this.verifyRecords();
+    // machine on this thread, so it waits for the first ready() (a launch, which must not begin
+    // before it) or until a while after the boot's adoptions (releaseAfterReaping).
     this.reaping = Promise.all([this.verifying, this.reapingAllowed]).then(([recorded]) =>
       this.reapLeftovers(recorded),
     );
@@ -169,6 +174,33 @@ export class LaunchBook {
     await this.open();
     this.beginReaping();
     await this.reaping;
+  }
+
+  /**
+   * After a boot's adoptions: end what no enabled process claimed once the rest is reaped. The
+   * reaping begins `delayMs` later, or at once when a launch needs it ({@link ready}): nothing
+   * adopted waits for it, and it reads every process on the machine on this thread, just when
+   * the host answers its first requests after a restart.
+   */
+  releaseAfterReaping(delayMs: number): void {
+    setTimeout(() => this.beginReaping(), delayMs).unref();
+    this.releasing = this.reapingDone()
+      .then(() => this.releaseUnclaimed())
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.logger.error('could not stop what a previous host left running', { error }),
+      );
+  }
+
+  /**
+   * At a host stop: what {@link releaseAfterReaping} would end later is ended now, so that a stop
+   * right after an adopting boot leaves nothing of the previous host running.
+   */
+  async releaseNow(): Promise<void> {
+    if (this.releasing === undefined) return;
+    this.beginReaping();
+    await this.releasing;
   }
 
   /** Settles once the reaping is done, without beginning it. */
@@ -224,9 +256,9 @@ export class LaunchBook {
    * Sort the records: verified launches become candidates for adoption (spared by the reaping,
    * with their trees); the rest are returned, to be reaped.
    */
-  private async verifyRecords(): Promise<RecordedGroup[]> {
+  private verifyRecords(): RecordedGroup[] {
     const recorded: RecordedGroup[] = [];
-    for (const group of await this.readRecords()) {
+    for (const group of this.readRecords()) {
       const verdict = verifyLaunch(group, this.reader);
       if (verdict.same && group.adoption !== undefined && !this.candidates.has(group.process_name))
         this.candidates.set(group.process_name, group);
@@ -272,24 +304,8 @@ export class LaunchBook {
     return [...names];
   }
 
-  private async readRecords(): Promise<RecordedGroup[]> {
-    let files: string[];
-    try {
-      files = await readdir(this.storage.path(GROUPS_DIR));
-    } catch {
-      return [];
-    }
-    const records = await Promise.all(
-      files
-        .filter((file) => /^\d+\.json$/.test(file))
-        .map((file) =>
-          this.storage.readJson<RecordedGroup>(`${GROUPS_DIR}/${file}`).catch(() => undefined),
-        ),
-    );
-    return records.filter(
-      (record): record is RecordedGroup =>
-        record !== undefined && Number.isInteger(record.pid) && record.pid > 1,
-    );
+  private readRecords(): RecordedGroup[] {
+    return readLaunchRecords(this.storage.path(GROUPS_DIR));
   }
 }
 

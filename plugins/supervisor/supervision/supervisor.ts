@@ -244,7 +244,12 @@ export class Supervisor {
     const resumed =
       this.options.adopter === undefined
         ? new Set<string>()
-        : await adoptLeftovers(names, this.options.adopter, (name) => this.runner(name));
+        : await adoptLeftovers(
+            names,
+            this.options.adopter,
+            (name) => this.runner(name),
+            this.options.logger,
+          );
     onPlan(names);
     if (names.length === 0) return { started: [], failed: new Map<string, string>() };
     const { logger } = this.options;

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { editConfigText } from '../../../core/config/jsonc-text.js';
+import { parse } from 'jsonc-parser';
+import { editConfigText, parseConfigText } from '../../../core/config/jsonc-text.js';
 
 test('an edit keeps comments, indentation and one-line arrays; new values follow the layout', (t) => {
   const text =
@@ -21,4 +22,26 @@ test('a removed key goes; a one-line object gets a one-line value', (t) => {
     editConfigText(text, { a: { process_name: 'A', env: { K: 'v' } } }),
     '{\n  "a": {"process_name": "A", "env": {"K": "v"}}\n}\n',
   );
+});
+
+test('plain JSON, JSONC and __proto__ keys parse as the JSONC parser reads them', (t) => {
+  const jsonc = (text: string): unknown => parse(text, [], { allowTrailingComma: true });
+  const texts = [
+    '{"a": {"process_name": "A", "command": ["node", "-e", "1"], "port": 80, "x": null}}',
+    '{"a": 1, "a": 2, "n": -0.5e3, "s": "tab\\tquote\\" slash\\/"}',
+    '{\n  // a comment\n  "a": [1, 2,],\n}\n',
+    '{"__proto__": {"polluted": true}, "b": 1}',
+    '{"\\u005f_proto__": {"polluted": true}, "c": "\\u00e9"}',
+  ];
+  for (const text of texts) {
+    const parsed = parseConfigText(text, 'stackd.json');
+    t.deepEqual(parsed, jsonc(text), text);
+    t.deepEqual(Object.getPrototypeOf(parsed), Object.getPrototypeOf(jsonc(text)), text);
+  }
+  t.throws(() => parseConfigText('[1, 2]', 'stackd.json'), {
+    message: /must hold one JSON object/,
+  });
+  t.throws(() => parseConfigText('{"a": }', 'stackd.json'), {
+    message: /JSON syntax error in stackd\.json:1:7/,
+  });
 });

@@ -84,3 +84,73 @@ test('a marked process with no record (the crash beat the write) is reaped at op
   await eventually(() => !isAlive(orphan.pid as number), { what: 'the orphan gone' });
   t.true(isAlive(bystander.pid as number), 'another host’s process lives on');
 });
+
+/** A marked `sleep` of the data dir's supervisor with no record, as a crash leaves it. */
+async function markedOrphan(storage: FolderStorage): Promise<number> {
+  const first = new LaunchBook(storage, memoryLogger());
+  await first.ready();
+  const marker = first.newMarker();
+  const orphan = spawn('sleep', ['300'], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, [marker.name]: marker.value },
+  });
+  orphan.unref();
+  const pid = orphan.pid as number;
+  await eventually(
+    () => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep');
+      } catch {
+        return false;
+      }
+    },
+    { what: 'the orphan running sleep' },
+  );
+  return pid;
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+}
+
+test('after the boot’s adoptions the reaping waits its delay, unless a launch needs it', async (t) => {
+  const storage = new FolderStorage(mkdtempSync(join(tmpdir(), 'launch-book-')), 'supervisor');
+  const orphan = await markedOrphan(storage);
+  t.teardown(() => killQuietly(orphan));
+  const next = new LaunchBook(storage, memoryLogger());
+  await next.verified();
+  next.releaseAfterReaping(60_000);
+  // Nothing needed it yet: it has not begun (a launch would wait for it).
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.true(isAlive(orphan), 'not reaped before the delay');
+  await next.ready();
+  await eventually(() => !isAlive(orphan), { what: 'the orphan gone once a launch asked' });
+});
+
+test('after the boot’s adoptions the reaping begins by itself once the delay is over', async (t) => {
+  const storage = new FolderStorage(mkdtempSync(join(tmpdir(), 'launch-book-')), 'supervisor');
+  const orphan = await markedOrphan(storage);
+  t.teardown(() => killQuietly(orphan));
+  const next = new LaunchBook(storage, memoryLogger());
+  await next.verified();
+  next.releaseAfterReaping(50);
+  await eventually(() => !isAlive(orphan), { what: 'the orphan gone after the delay' });
+  t.false(isAlive(orphan));
+});
+
+test('a stop right after the boot’s adoptions reaps at once what the delay held back', async (t) => {
+  const storage = new FolderStorage(mkdtempSync(join(tmpdir(), 'launch-book-')), 'supervisor');
+  const orphan = await markedOrphan(storage);
+  t.teardown(() => killQuietly(orphan));
+  const next = new LaunchBook(storage, memoryLogger());
+  await next.verified();
+  next.releaseAfterReaping(60_000);
+  await next.releaseNow();
+  await eventually(() => !isAlive(orphan), { what: 'the orphan gone at the stop' });
+  t.false(isAlive(orphan));
+});

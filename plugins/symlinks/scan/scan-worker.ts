@@ -159,61 +159,75 @@ function waiting(): boolean {
   );
 }
 
+// The message being filled. It lives at module level, and `send`, `readLink` and `readDirectory`
+// are module functions: a closure made per job is a new call target each time, and the job loop's
+// optimized code, which had inlined the last one, was thrown away and compiled again (about 65 ms
+// of the compiler's CPU on a walk of 200,000 links).
+/** Path, target, path, target…: joined into one string per message. */
+const links: string[] = [];
+const subdirs: string[] = [];
+const exists: number[] = [];
+let passedOver = 0;
+let errors: ScanAnswer['errors'] = [];
+
+function send(done: boolean): void {
+  if (done) meter?.end();
+  const answer: ScanAnswer = {
+    links: joinLatin1(links),
+    targetExists: setup.checkTargets ? Uint8Array.from(exists) : null,
+    passedOver,
+    subdirs: joinLatin1(subdirs),
+    errors,
+    done,
+    waiting: waiting(),
+  };
+  links.length = 0;
+  subdirs.length = 0;
+  errors = [];
+  exists.length = 0;
+  passedOver = 0;
+  parentPort?.postMessage(answer);
+}
+
+// One options object for every call: a string option is copied into a new object on each call.
+const LATIN1 = { encoding: 'latin1' } as const;
+
+/** Read one link (`system`: its path as the system call takes it) into the message. */
+function readLink(path: string, system: string | Buffer): void {
+  try {
+    const target = readlinkSync(system, LATIN1);
+    if (!wanted(path, target)) {
+      passedOver += 1;
+      return;
+    }
+    if (setup.checkTargets) exists.push(targetExists(system) ? 1 : 0);
+    links.push(path, target);
+    if (links.length >= 2 * LINKS_PER_MESSAGE) send(false);
+  } catch (error) {
+    errors.push({ path: utf8OfLatin1(path), error: code(error) });
+  }
+}
+
+function readDirectory(dir: string): void {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  const entries = entriesOf(dir);
+  if (typeof entries === 'string') {
+    errors.push({ path: utf8OfLatin1(dir), error: entries });
+    return;
+  }
+  // An ASCII folder's entries are checked by their names alone, which are short.
+  const prefixAscii = isAsciiLatin1(prefix);
+  for (const entry of entries) {
+    const path = prefix + entry.name;
+    const kind = kindOf(entry, path);
+    if (kind === 'dir') subdirs.push(path);
+    else if (kind === 'link')
+      readLink(path, prefixAscii && isAsciiLatin1(entry.name) ? path : systemPath(path));
+  }
+}
+
 parentPort?.on('message', (job: ScanJob) => {
   meter?.begin();
-  // Path, target, path, target…: joined into one string per message.
-  const links: string[] = [];
-  const subdirs: string[] = [];
-  const exists: number[] = [];
-  let passedOver = 0;
-  let errors: ScanAnswer['errors'] = [];
-  const send = (done: boolean): void => {
-    if (done) meter?.end();
-    const answer: ScanAnswer = {
-      links: joinLatin1(links),
-      targetExists: setup.checkTargets ? Uint8Array.from(exists) : null,
-      passedOver,
-      subdirs: joinLatin1(subdirs),
-      errors,
-      done,
-      waiting: waiting(),
-    };
-    links.length = 0;
-    subdirs.length = 0;
-    errors = [];
-    exists.length = 0;
-    passedOver = 0;
-    parentPort?.postMessage(answer);
-  };
-  for (const dir of splitLatin1(job.dirs)) {
-    const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-    const entries = entriesOf(dir);
-    if (typeof entries === 'string') {
-      errors.push({ path: utf8OfLatin1(dir), error: entries });
-      continue;
-    }
-    // An ASCII folder's entries are checked by their names alone, which are short.
-    const prefixAscii = isAsciiLatin1(prefix);
-    for (const entry of entries) {
-      const path = prefix + entry.name;
-      const kind = kindOf(entry, path);
-      if (kind === 'dir') subdirs.push(path);
-      else if (kind === 'link') {
-        const system = prefixAscii && isAsciiLatin1(entry.name) ? path : systemPath(path);
-        try {
-          const target = readlinkSync(system, { encoding: 'latin1' });
-          if (!wanted(path, target)) {
-            passedOver += 1;
-            continue;
-          }
-          if (setup.checkTargets) exists.push(targetExists(system) ? 1 : 0);
-          links.push(path, target);
-          if (links.length >= 2 * LINKS_PER_MESSAGE) send(false);
-        } catch (error) {
-          errors.push({ path: utf8OfLatin1(path), error: code(error) });
-        }
-      }
-    }
-  }
+  for (const dir of splitLatin1(job.dirs)) readDirectory(dir);
   send(true);
 });

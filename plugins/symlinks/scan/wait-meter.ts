@@ -18,12 +18,14 @@ interface ThreadFigures {
 }
 
 const READ_BYTES = /^read_bytes: (\d+)$/m;
+// An options object, not the string: a string is copied into a new options object on every call.
+const LATIN1 = { encoding: 'latin1' } as const;
 
 /** This thread's figures, or null where the kernel does not give them. */
 export function threadFigures(): ThreadFigures | null {
   try {
-    const [onCpu, queued] = readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ');
-    const read = READ_BYTES.exec(readFileSync('/proc/thread-self/io', 'latin1'));
+    const [onCpu, queued] = readFileSync('/proc/thread-self/schedstat', LATIN1).split(' ');
+    const read = READ_BYTES.exec(readFileSync('/proc/thread-self/io', LATIN1));
     const runnableMs = (Number(onCpu) + Number(queued)) / 1e6;
     const readBytes = Number(read?.[1]);
     return Number.isFinite(runnableMs) && Number.isFinite(readBytes)

@@ -8,7 +8,7 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dire
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isAsciiLatin1, joinLatin1, splitLatin1, utf8OfLatin1 } from './scan-codec.js';
-import { WaitMeter } from './wait-meter.js';
+import { TwoInARow, WaitMeter } from './wait-meter.js';
 
 /** A job: directory paths, joined (scan-codec.ts). */
 export interface ScanJob {
@@ -155,14 +155,16 @@ const FETCHED_BYTES_PER_SEC_WAITING = 1024 * 1024;
 const SLEPT_SHARE_WAITING = 0.25;
 
 const meter = WaitMeter.create();
+const waitsInARow = new TwoInARow();
 
+/** Whether this worker waits on storage: in its last two readings (TwoInARow says why). */
 function waiting(): boolean {
   if (meter === null) return true;
   const reading = meter.read(WAIT_MEASURED_OVER_MS);
-  return (
-    reading !== null &&
-    (reading.readBytesPerSec >= FETCHED_BYTES_PER_SEC_WAITING ||
-      reading.sleptShare > SLEPT_SHARE_WAITING)
+  if (reading === null) return false;
+  return waitsInARow.next(
+    reading.readBytesPerSec >= FETCHED_BYTES_PER_SEC_WAITING ||
+      reading.sleptShare > SLEPT_SHARE_WAITING,
   );
 }
 

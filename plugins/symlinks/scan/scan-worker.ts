@@ -59,9 +59,10 @@ const LINKS_PER_MESSAGE = 512;
 
 // One options object for every file system call of the walk. Node reads every call's options in
 // one shared function, whose property reads turn megamorphic (a slow lookup on each call) once it
-// has seen five shapes of object: the worker's start brings two, the wait meter's one, and each
-// differing object of ours one more. With the three we had, every link paid that lookup (150
-// instructions a link, valgrind on 200,000 links). The options a call does not know are ignored.
+// has seen five shapes of object: the worker's start brings two, and the walk had brought three
+// (readdir's object, readlink's, the wait meter's string option copied into one), so every link
+// paid that lookup (150 instructions a link, valgrind on 200,000 links). The options a call does
+// not know are ignored.
 const FS_OPTIONS = { withFileTypes: true, encoding: 'latin1' } as const;
 
 // Paths are held as latin1 text, one character per byte: lossless for names that are not UTF-8,

@@ -102,7 +102,7 @@ export interface WalkRounds {
  */
 const WARM_WALKS_PER_ROUND = 3;
 
-function sumOf(walks: readonly Walk[]): Walk {
+export function sumOf(walks: readonly Walk[]): Walk {
   let links = 0;
   let ms = 0;
   let cpuMs = 0;

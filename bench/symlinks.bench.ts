@@ -21,7 +21,7 @@
  * says whether "no more CPU than `find`" is within Node's reach on this machine at all, and the
  * scanner's against the floor's what its threads and batches cost beyond that work.
  */
-import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,14 @@ import { postJson, startBenchHost, stopHost } from './lib/host.js';
 import { figure, type Figure } from './lib/report.js';
 import { rounds, stableFigure, type Rounds } from './lib/stable.js';
 import { median, round } from './lib/stats.js';
+import {
+  coldRounds,
+  timeFind,
+  timeFloor,
+  timeScan,
+  warmRounds,
+  type Walk,
+} from './symlinks-walks.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PER_DIR = 1000;
@@ -52,100 +60,6 @@ function buildTree(links: number): string {
     symlinkSync(target, join(dir, `link-${index}.mkv`));
   }
   return root;
-}
-
-function dropCaches(): boolean {
-  try {
-    execFileSync('sync');
-    writeFileSync('/proc/sys/vm/drop_caches', '3');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A run of one walker over the tree: wall time and CPU time (user + system), in ms. */
-interface Walk {
-  readonly links: number;
-  readonly ms: number;
-  readonly cpuMs: number;
-}
-
-/** bash's `times`: this shell's and its children's user and system time, in ms. */
-function parseTimes(text: string): number[] {
-  return [...text.matchAll(/(\d+)m([\d.]+)s/g)].map(
-    (match) => (Number(match[1]) * 60 + Number(match[2])) * 1000,
-  );
-}
-
-function timeFind(root: string, links: number): Walk {
-  const started = performance.now();
-  // bash reports its finished children's getrusage with `times` (second line: user, system).
-  const result = spawnSync(
-    'bash',
-    [
-      '-c',
-      'find "$1" -type l -printf \'%p\\t%l\\n\' >/dev/null && times',
-      'find',
-      join(root, 'library'),
-    ],
-    { encoding: 'utf8' },
-  );
-  const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`find failed: ${result.stderr}`);
-  const [, , user, system] = parseTimes(result.stdout);
-  return { links, ms, cpuMs: (user ?? Number.NaN) + (system ?? Number.NaN) };
-}
-
-/** The floor: one thread reading directories and link targets, nothing else. */
-function timeFloor(root: string): Walk {
-  const result = spawnSync(
-    process.execPath,
-    [join(here, 'symlinks-floor-child.js'), join(root, 'library')],
-    { encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`floor child failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as Walk;
-}
-
-function timeScan(root: string): Walk & { rssBeforeMiB: number; rssPeakMiB: number } {
-  const result = spawnSync(
-    process.execPath,
-    [join(here, 'symlinks-scan-child.js'), join(root, 'library'), '0'],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (result.status !== 0) throw new Error(`scan child failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as Walk & { rssBeforeMiB: number; rssPeakMiB: number };
-}
-
-/** The walks of interleaved rounds; `floor` only in warm rounds. */
-interface WalkRounds {
-  readonly find: Walk[];
-  readonly scan: Walk[];
-  readonly floor: Walk[];
-}
-
-/** Interleaved rounds of `find`, the floor (warm only) and the scanner (each cold when `cold`). */
-function walkRounds(root: string, links: number, count: number, cold: boolean): WalkRounds {
-  const find: Walk[] = [];
-  const scan: Walk[] = [];
-  const floor: Walk[] = [];
-  for (let index = 0; index < count; index += 1) {
-    if (cold && !dropCaches()) break;
-    find.push(timeFind(root, links));
-    if (!cold) {
-      const walk = timeFloor(root);
-      if (walk.links !== links) throw new Error(`the floor found ${walk.links} of ${links} links`);
-      floor.push(walk);
-    }
-    if (cold) dropCaches();
-    const walk = timeScan(root);
-    if (walk.links !== links) throw new Error(`the scan found ${walk.links} of ${links} links`);
-    scan.push(walk);
-  }
-  return { find, scan, floor };
 }
 
 interface ProbeReport {
@@ -198,13 +112,13 @@ async function probeDuringRepair(
   }
 }
 
-/** What the floor's ratio to `find` says about the warm goal. */
-function floorVerdict(floorCpu: Rounds): string {
+/** What a floor's ratio to `find` says about the warm goal, for `what` (Node by default). */
+function floorVerdict(floorCpu: Rounds, what = 'Node'): string {
   if (floorCpu.spread >= Math.abs(1 - floorCpu.median))
-    return 'the rounds do not tell whether Node can do the work on less CPU than find';
+    return `the rounds do not tell whether ${what} can do the work on less CPU than find`;
   return floorCpu.median > 1
-    ? 'the floor itself needs more CPU than find: ≤ 1× is below what Node can do here'
-    : 'the floor needs less CPU than find: ≤ 1× is within reach';
+    ? `this floor itself needs more CPU than find: ≤ 1× is below what ${what} can do here`
+    : 'this floor needs less CPU than find: ≤ 1× is within reach';
 }
 
 export async function symlinksBench(options: { links: number; bigLinks: number }): Promise<{
@@ -216,9 +130,9 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
     timeFind(root, options.links);
     timeFloor(root);
     timeScan(root);
-    const warm = walkRounds(root, options.links, ROUNDS, false);
+    const warm = warmRounds(root, options.links, ROUNDS);
     // Cold runs vary with the disk more than warm ones: interleaved rounds, medians.
-    const cold = walkRounds(root, options.links, ROUNDS, true);
+    const cold = coldRounds(root, options.links, ROUNDS);
     const perLinkUs = (walk: Walk): number => (walk.cpuMs * 1000) / walk.links;
     const perRound = (
       { find, scan }: { find: Walk[]; scan: Walk[] },
@@ -232,6 +146,10 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
     const warmCpu = rounds(perRound(warm, cpuRatio));
     const floorCpu = rounds(perRound(floorRounds, cpuRatio));
     const scanOverFloor = rounds(perRound(overFloor, cpuRatio));
+    const workerFloorCpu = rounds(perRound({ find: warm.find, scan: warm.workerFloor }, cpuRatio));
+    const scanOverWorkerFloor = rounds(
+      perRound({ find: warm.workerFloor, scan: warm.scan }, cpuRatio),
+    );
     const figures: Figure[] = [
       figure(
         'symlinks',
@@ -268,9 +186,40 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
       figure('symlinks', 'floor / find CPU per link, warm', round(floorCpu.median), '×', {
         note: `spread ${round(floorCpu.spread * 100, 1)} %; ${floorVerdict(floorCpu)}`,
       }),
+      figure(
+        'symlinks',
+        'warm walks that started a second worker',
+        warm.scanWalks.filter((walk) => walk.workers > 1).length,
+        `of ${warm.scanWalks.length}`,
+        { note: 'information: a warm walk needs one (more adds its start to the CPU per link)' },
+      ),
       figure('symlinks', 'scanner / floor CPU per link, warm', round(scanOverFloor.median), '×', {
         note: `spread ${round(scanOverFloor.spread * 100, 1)} %; information: what the workers and their batches cost beyond the work`,
       }),
+      figure(
+        'symlinks',
+        'worker floor (the floor in a worker, links handed to the main thread) CPU per link, warm',
+        round(median(warm.workerFloor.map(perLinkUs)), 3),
+        'µs',
+      ),
+      figure(
+        'symlinks',
+        'worker floor / find CPU per link, warm',
+        round(workerFloorCpu.median),
+        '×',
+        {
+          note: `spread ${round(workerFloorCpu.spread * 100, 1)} %; ${floorVerdict(workerFloorCpu, 'a scan off the main thread')}`,
+        },
+      ),
+      figure(
+        'symlinks',
+        'scanner / worker floor CPU per link, warm',
+        round(scanOverWorkerFloor.median),
+        '×',
+        {
+          note: `spread ${round(scanOverWorkerFloor.spread * 100, 1)} %; information: what the scanner costs beyond a walk off the main thread`,
+        },
+      ),
       figure(
         'symlinks',
         'max /health latency during a dry-run repair',
@@ -312,11 +261,19 @@ export async function symlinksBench(options: { links: number; bigLinks: number }
           },
         ),
       );
-    const details: Record<string, unknown> = { warm, cold, repair, floorCpu, scanOverFloor };
+    const details: Record<string, unknown> = {
+      warm,
+      cold,
+      repair,
+      floorCpu,
+      scanOverFloor,
+      workerFloorCpu,
+      scanOverWorkerFloor,
+    };
     rmSync(root, { recursive: true, force: true });
     const big = buildTree(options.bigLinks);
     try {
-      const scan = timeScan(big);
+      const scan = timeScan(big, true);
       figures.push(
         figure(
           'symlinks',

@@ -1,6 +1,10 @@
 /** The scan workers' wait meter, on this thread: sleeping reads as sleep, working does not. */
 import test from 'ava';
-import { threadFigures, WaitMeter } from '../../../../plugins/symlinks/scan/wait-meter.js';
+import {
+  threadFigures,
+  TwoInARow,
+  WaitMeter,
+} from '../../../../plugins/symlinks/scan/wait-meter.js';
 
 const linux = process.platform === 'linux';
 
@@ -59,4 +63,12 @@ test('a stretch spent asleep reads as slept, one spent working does not; nothing
     `the time between stretches is left out (${String(last?.wallMs)})`,
   );
   t.true((last?.sleptShare ?? 1) < 0.25, `share ${String(last?.sleptShare)}`);
+});
+
+test('a worker reads as waiting only on the second waiting reading in a row', (t) => {
+  const judge = new TwoInARow();
+  const answers = [true, false, true, true, true, false, true, false, false, true, true].map(
+    (waited) => judge.next(waited),
+  );
+  t.deepEqual(answers, [false, false, false, true, true, false, false, false, false, false, true]);
 });

@@ -5,6 +5,7 @@
  * or data V8 refuses) is never used: the command still answers and the cache is made anew.
  */
 import test from 'ava';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
@@ -36,18 +37,30 @@ async function help(env: Record<string, string>): Promise<string> {
   return result.stdout;
 }
 
-/** The key line the cache starts with: the bundle file it was made from. */
+/** The key the cache's header carries: this Node and the bundle file it was made from. */
 function bundleKey(): string {
   const bundle = join(BIN_JS, '..', 'client.bundle.cjs');
   const stat = statSync(bundle);
-  return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+  return `${process.version}:${process.arch}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
 }
 
-/** The cache file's key line and its data. */
+/** A cache file's content: `stackd-code-cache/1 KEY LENGTH SHA1` then the data. */
+function cacheContent(key: string, data: Buffer): Buffer {
+  const sha1 = createHash('sha1').update(data).digest('hex');
+  return Buffer.concat([Buffer.from(`stackd-code-cache/1 ${key} ${data.length} ${sha1}\n`), data]);
+}
+
+/** The cache file's key and its data, after checking the header's length and SHA-1. */
 function readCacheFile(file: string): { key: string; data: Buffer } {
   const content = readFileSync(file);
   const newline = content.indexOf(10);
-  return { key: content.toString('latin1', 0, newline), data: content.subarray(newline + 1) };
+  const [format, key, length, sha1] = content.toString('latin1', 0, newline).split(' ');
+  const data = content.subarray(newline + 1);
+  if (format !== 'stackd-code-cache/1' || length !== String(data.length))
+    throw new Error(`not a whole cache file: ${file}`);
+  if (sha1 !== createHash('sha1').update(data).digest('hex'))
+    throw new Error(`cache data does not match its SHA-1: ${file}`);
+  return { key: key ?? '', data };
 }
 
 node20Test(
@@ -77,17 +90,38 @@ node20Test(
     const { data } = readCacheFile(file);
 
     // Made from another build of the bundle: same data, another key.
-    writeFileSync(file, Buffer.concat([Buffer.from('1:2:3\n'), data]));
+    writeFileSync(file, cacheContent('v0:x64:1:2:3', data));
     t.is(await help(env), expected);
     t.is(readCacheFile(file).key, bundleKey(), 'made anew for this bundle');
 
     // This bundle's key, but data V8 cannot take (its own checks refuse it).
     const zeros = Buffer.alloc(data.length);
-    writeFileSync(file, Buffer.concat([Buffer.from(`${bundleKey()}\n`), zeros]));
+    writeFileSync(file, cacheContent(bundleKey(), zeros));
     t.is(await help(env), expected);
     const remade = readCacheFile(file);
     t.is(remade.key, bundleKey());
     t.false(remade.data.equals(zeros), 'the refused data was replaced');
     t.true(remade.data.length > 10_000);
+  },
+);
+
+node20Test(
+  'a damaged cache (a flipped byte, a cut file) is never handed to V8 and is made anew',
+  async (t) => {
+    const { env, folder } = cacheHome();
+    const expected = await help(env);
+    const file = cacheFileIn(folder);
+    const whole = readFileSync(file);
+
+    const flipped = Buffer.from(whole);
+    const at = whole.length - 1000;
+    flipped[at] = (flipped[at] ?? 0) ^ 0xff;
+    writeFileSync(file, flipped);
+    t.is(await help(env), expected);
+    t.is(readCacheFile(file).key, bundleKey(), 'rewritten whole');
+
+    writeFileSync(file, whole.subarray(0, whole.length >> 1));
+    t.is(await help(env), expected);
+    t.is(readCacheFile(file).key, bundleKey(), 'rewritten whole');
   },
 );

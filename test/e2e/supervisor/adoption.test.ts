@@ -148,6 +148,29 @@ async function checkAdopted(
   assertOnceInOrder(t, lines, 'Printer1');
 }
 
+/**
+ * Flaky's backoff (90 s) must still be running when the next host is asked about it: the kill,
+ * the gap and a boot adopting 50 processes take well under a minute even beside the full suite,
+ * but Flaky may have entered its backoff any time before the stack was seen running.
+ */
+const BACKOFF_LEFT_MS = 60_000;
+
+/** How long the pending restart the host recorded for `name` still waits (0 without one). */
+function backoffLeftMs(dataDir: string, name: string): number {
+  try {
+    const file = join(
+      dataDir,
+      'supervisor',
+      'pending-restarts',
+      `${encodeURIComponent(name)}.json`,
+    );
+    const { due_at: dueAt } = JSON.parse(readFileSync(file, 'utf8')) as { due_at: number };
+    return dueAt - Date.now();
+  } catch {
+    return 0;
+  }
+}
+
 test('SIGKILL, then SIGUSR2: the next hosts adopt all 50 processes', async (t) => {
   const dir = tempDir('stackd-adopt-');
   t.timeout(12 * 60_000);
@@ -165,10 +188,14 @@ test('SIGKILL, then SIGUSR2: the next hosts adopt all 50 processes', async (t) =
       const ready =
         RUNNING.every((name) => states.get(name)?.status === 'running') &&
         states.get('Flaky')?.status === 'backoff' &&
+        backoffLeftMs(first.dataDir, 'Flaky') >= BACKOFF_LEFT_MS &&
         /waiting for/.test(states.get('Waiter')?.reason ?? '');
       return ready ? states : undefined;
     },
-    { what: 'the stack running, Flaky backing off, Waiter waiting', timeoutMs: 180_000 },
+    {
+      what: 'the stack running, Flaky backing off with a minute left, Waiter waiting',
+      timeoutMs: 240_000,
+    },
   );
   // Written by the fixture once it forked: on a loaded machine later than its start check.
   const grandchildren = await Promise.all(

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { JsonRecord, Logger } from '../../../sdk/index.js';
-import type { RecordedGroup } from '../runtime/launch-book.js';
+import type { RecordedGroup } from '../runtime/launch-records.js';
 import type { ProcessRunner } from '../runtime/process-runner.js';
 import type { AdoptionStamp } from '../runtime/runner-types.js';
 import type { PendingRestart } from './pending-restarts.js';

@@ -10,7 +10,7 @@ import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ExitInfo, LaunchedProcess, OutputSink } from '../runtime/launch.js';
 import { OutputTail } from '../runtime/output-tail.js';
 import { isDead } from '../runtime/proc-table.js';
-import type { RecordedGroup } from '../runtime/launch-book.js';
+import type { RecordedGroup } from '../runtime/launch-records.js';
 import { fifoPathsOf, OutputFollower } from './output-fifo.js';
 import { procReader, type ProcReader } from './verify.js';
 

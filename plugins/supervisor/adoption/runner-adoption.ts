@@ -2,7 +2,7 @@
  * A runner's side of a host handover: taking over a process a previous host launched, resuming
  * the restart backoff it left, and leaving processes running for the next host.
  */
-import type { RecordedGroup } from '../runtime/launch-book.js';
+import type { RecordedGroup } from '../runtime/launch-records.js';
 import type { AdoptionStamp } from '../runtime/runner-types.js';
 import { launchIdOf, type RunnerMoves, type RunnerState } from '../runtime/runner-state.js';
 import { adoptedProcess } from './adopted-process.js';

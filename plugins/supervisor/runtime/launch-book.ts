@@ -20,37 +20,12 @@ import { fifoPathsOf, removeFifos } from '../adoption/output-fifo.js';
 import { procReader, verifyLaunch, type ProcReader } from '../adoption/verify.js';
 import { PendingRestarts, type PendingRestart } from '../adoption/pending-restarts.js';
 import { RecordBatch } from './record-batch.js';
-import { readLaunchRecords, readSmallFile } from './launch-records.js';
-import type { RecordedCgroup } from '../cgroups/launch-cgroup.js';
-
-/** One launched group as recorded. */
-export interface RecordedGroup {
-  readonly process_name: string;
-  readonly pid: number;
-  /** Start time of the leader in clock ticks since boot, as the kernel reports it. */
-  readonly start_ticks: string;
-  readonly marker: string;
-  /** What the next host needs to adopt it (absent in records of older hosts). */
-  readonly adoption?: AdoptionFacts;
-}
-
-/** The facts of a launch a next host keeps when it adopts the process. */
-export interface AdoptionFacts {
-  /** Epoch ms of the launch: uptime continues from it. */
-  readonly started_at: number;
-  /** The process's restart counter including this launch. */
-  readonly restarts: number;
-  /** Of the configuration it was launched with: a change while the host was away restarts it. */
-  readonly fingerprint: string;
-  /** Its output goes through FIFOs (fifos/<pid>.out|.err) the next host reopens. */
-  readonly fifos: boolean;
-  /**
-   * Its cgroup (null: launched without one), so that the next host adopts it without waiting
-   * for its own cgroup detection. Absent in records of older hosts: the next host then asks its
-   * detected layout.
-   */
-  readonly cgroup?: RecordedCgroup | null;
-}
+import {
+  readLaunchRecords,
+  readSmallFile,
+  type AdoptionFacts,
+  type RecordedGroup,
+} from './launch-records.js';
 
 const GROUPS_DIR = 'groups';
 const FIFOS_DIR = 'fifos';

@@ -15,7 +15,7 @@ import { recordedCgroup, type LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { AdoptionStamp, RunnerDeps, StartOutcome } from './runner-types.js';
 import { runStartSequence } from './start-sequence.js';
 import { stopLaunched } from './stop-launched.js';
-import type { RecordedGroup } from './launch-book.js';
+import type { RecordedGroup } from './launch-records.js';
 import type { PendingRestart } from '../adoption/pending-restarts.js';
 import { adoptGroup, handOver, resumeBackoff } from '../adoption/runner-adoption.js';
 import { reactToLimit } from './limit-reaction.js';

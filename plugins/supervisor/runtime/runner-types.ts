@@ -5,7 +5,7 @@ import type { LimitSpec } from '../limits/limit-fields.js';
 import type { LimitBreach } from '../limits/limit-watch.js';
 import type { ProcessSpec } from '../process-spec/process-spec.js';
 import type { LaunchMarker, OutputSink } from './launch.js';
-import type { AdoptionFacts } from './launch-book.js';
+import type { AdoptionFacts } from './launch-records.js';
 import type { PendingRestart } from '../adoption/pending-restarts.js';
 
 /** Why a start did not end with a running process. */

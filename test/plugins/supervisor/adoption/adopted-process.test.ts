@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { adoptedProcess } from '../../../../plugins/supervisor/adoption/adopted-process.js';
-import type { RecordedGroup } from '../../../../plugins/supervisor/runtime/launch-book.js';
+import type { RecordedGroup } from '../../../../plugins/supervisor/runtime/launch-records.js';
 import { exitText } from '../../../../plugins/supervisor/runtime/launch.js';
 import { readProcess } from '../../../../plugins/supervisor/runtime/proc-table.js';
 import { eventually } from '../../../helpers/eventually.js';

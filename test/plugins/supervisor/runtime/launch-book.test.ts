@@ -45,16 +45,8 @@ test('a recorded group is reaped whatever its leader did; a reused pid is not', 
 test('a marked process with no record (the crash beat the write) is reaped at open', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'launch-book-'));
   const storage = new FolderStorage(dataDir, 'supervisor');
-  const first = new LaunchBook(storage, memoryLogger());
   // As a launch does: only once the first book's own reaping is over (it would end the orphan).
-  await first.ready();
-  const marker = first.newMarker();
-  const orphan = spawn('sleep', ['300'], {
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, [marker.name]: marker.value },
-  });
-  orphan.unref();
+  const orphan = await markedOrphan(storage);
   const bystander = spawn('sleep', ['300'], {
     detached: true,
     stdio: 'ignore',
@@ -68,20 +60,9 @@ test('a marked process with no record (the crash beat the write) is reaped at op
       /* gone */
     }
   });
-  // Until exec, a forked child still shows the parent's environment: wait for `sleep` itself.
-  await eventually(
-    () => {
-      try {
-        return readFileSync(`/proc/${orphan.pid}/cmdline`, 'utf8').startsWith('sleep');
-      } catch {
-        return false;
-      }
-    },
-    { what: 'the orphan running sleep' },
-  );
   const next = new LaunchBook(storage, memoryLogger());
-  t.deepEqual(await next.reaped(), [`pid ${orphan.pid}`]);
-  await eventually(() => !isAlive(orphan.pid as number), { what: 'the orphan gone' });
+  t.deepEqual(await next.reaped(), [`pid ${orphan}`]);
+  await eventually(() => !isAlive(orphan), { what: 'the orphan gone' });
   t.true(isAlive(bystander.pid as number), 'another host’s process lives on');
 });
 
@@ -97,6 +78,7 @@ async function markedOrphan(storage: FolderStorage): Promise<number> {
   });
   orphan.unref();
   const pid = orphan.pid as number;
+  // Until exec, a forked child still shows the parent's environment: wait for `sleep` itself.
   await eventually(
     () => {
       try {

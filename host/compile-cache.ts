@@ -12,16 +12,15 @@
  * created leaves the boot as it was: nothing here may stop the host from starting.
  */
 import nodeModule from 'node:module';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { userCacheFolder } from './code-cache.cjs';
 
 type EnableCompileCache = (directory?: string) => { status: number; message?: string };
 
 const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
 
 function cacheDirectory(): string {
-  const base = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-  return join(base, 'stackd', 'compile-cache');
+  return join(userCacheFolder(process.env), 'compile-cache');
 }
 
 if (enable !== undefined && process.env.NODE_COMPILE_CACHE === undefined) {

@@ -18,6 +18,7 @@ import { httpBench } from './http.bench.js';
 import { journalBench } from './journal.bench.js';
 import { stopAll } from './lib/cleanup.js';
 import { loadTool } from './lib/load.js';
+import { settleNodeStartEnv } from './lib/node-start-env.js';
 import { markdownTable, type Figure } from './lib/report.js';
 import { logsBench } from './logs.bench.js';
 import { prometheusBench } from './prometheus.bench.js';
@@ -93,7 +94,8 @@ for (const name of selected) if (!(name in AREAS)) throw new Error(`unknown area
 
 const started = performance.now();
 const loadBefore = loadavg();
-const figures: Figure[] = [];
+// Before any area spawns anything: what this shell's environment adds to every Node start.
+const figures: Figure[] = [...settleNodeStartEnv()];
 const details: Record<string, unknown> = {};
 const errors: Record<string, string> = {};
 let leftovers: string[] = [];

@@ -7,15 +7,21 @@
  * more, and on Node 20 not even a checksum: a flipped byte in the payload crashed the process in
  * a trial, a truncated one was read as valid. So a file here carries a header line that binds it
  * to one bundle file (its size, mtime and inode: a rebuilt or upgraded bundle never meets an
- * older cache), one Node version and architecture, and the payload's length and SHA-1; anything
+ * older cache), one Node version and architecture, and the payload's length and CRC-32; anything
  * that does not match is ignored, as if there were no cache.
+ *
+ * CRC-32, not a cryptographic hash: the check is against damage (a cut write, a flipped byte),
+ * which CRC-32 always catches for a flip or a burst of up to 32 bits, and the length catches a
+ * cut. It is no defence against someone who can write the folder, but neither was SHA-1 (anyone
+ * able to write the file can write a matching digest): the folder's owner-only mode is that
+ * defence. zlib's CRC-32 reads the 1.1–1.7 MB payload in about a tenth of SHA-1's instructions
+ * (SHA-1 was ~15 M instructions of every cached boot).
  *
  * The files live in the user's cache folder (`$XDG_CACHE_HOME/stackd`, else `~/.cache/stackd`,
  * folder 0700, files 0600, as the terminal client's), never in a shared one: code read from a
  * folder another user can write to would be code that user chose. Written whole (temp file, then
  * rename), so two hosts of one install starting together never leave a mix of both.
  */
-import { createHash } from 'node:crypto';
 import {
   closeSync,
   mkdirSync,
@@ -28,8 +34,9 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 
-const FORMAT = 'stackd-code-cache/1';
+const FORMAT = 'stackd-code-cache/2';
 
 /** `$XDG_CACHE_HOME/stackd`, else `~/.cache/stackd`. */
 export function userCacheFolder(env: NodeJS.ProcessEnv): string {
@@ -59,7 +66,7 @@ export function bundleKey(stat: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string
 }
 
 function digest(data: Uint8Array): string {
-  return createHash('sha1').update(data).digest('hex');
+  return crc32(data).toString(16).padStart(8, '0');
 }
 
 /** The cached data when the file was made for `key` and is whole; otherwise undefined. */
@@ -72,10 +79,10 @@ export function readCodeCache(path: string, key: string): Buffer | undefined {
   }
   const newline = content.indexOf(10);
   if (newline < 0) return undefined;
-  const [format, fileKey, length, sha1] = content.toString('latin1', 0, newline).split(' ');
+  const [format, fileKey, length, check] = content.toString('latin1', 0, newline).split(' ');
   const payload = content.subarray(newline + 1);
   if (format !== FORMAT || fileKey !== key || length !== String(payload.length)) return undefined;
-  return sha1 === digest(payload) ? payload : undefined;
+  return check === digest(payload) ? payload : undefined;
 }
 
 /**

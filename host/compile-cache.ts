@@ -13,14 +13,22 @@
  */
 import nodeModule from 'node:module';
 import { join } from 'node:path';
-import { userCacheFolder } from './code-cache.cjs';
+import type * as CodeCache from './code-cache.cjs';
 
 type EnableCompileCache = (directory?: string) => { status: number; message?: string };
 
 const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
 
+/**
+ * Required, not imported, and only where it is used: an ES module import of a CommonJS file
+ * makes Node load its CommonJS lexer and parse the file for export names, ~10 M instructions of
+ * every boot on Node 20, which never gets here.
+ */
 function cacheDirectory(): string {
-  return join(userCacheFolder(process.env), 'compile-cache');
+  const codeCache = nodeModule.createRequire(import.meta.url)(
+    './code-cache.cjs',
+  ) as typeof CodeCache;
+  return join(codeCache.userCacheFolder(process.env), 'compile-cache');
 }
 
 if (enable !== undefined && process.env.NODE_COMPILE_CACHE === undefined) {

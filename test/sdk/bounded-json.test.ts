@@ -6,6 +6,15 @@ test('depth counts arrays and objects, not brackets inside strings', (t) => {
   t.true(jsonNestsDeeperThan('{"a":[1,{"b":[]}]}', 3));
   t.false(jsonNestsDeeperThan(`{"text":"${'['.repeat(500)}"}`, 2));
   t.false(jsonNestsDeeperThan('{"quote":"a \\" [[[[ b"}', 1), 'escaped quotes stay in the string');
+  t.true(
+    jsonNestsDeeperThan('{"slash":"a\\\\","b":[[]]}', 2),
+    'an escaped backslash ends no string',
+  );
+  t.false(jsonNestsDeeperThan('{"slash":"a\\\\","b":[[]]}', 3));
+  t.false(jsonNestsDeeperThan('"ends with a backslash\\', 0));
+  const document = JSON.stringify({ blocks: [{ a: '}]"{[' }, { b: [[['x\\"']]] }] });
+  t.false(jsonNestsDeeperThan(document, 6));
+  t.true(jsonNestsDeeperThan(document, 5), 'the same text scanned twice gives its own answer');
 });
 
 test('a deep document is refused before JSON.parse; a shallow one parses', (t) => {

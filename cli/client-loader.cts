@@ -14,7 +14,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
-// The host's cache files (header with the bundle's key, the payload's length and SHA-1): a
+// The host's cache files (header with the bundle's key, the payload's length and CRC-32): a
 // damaged file is ignored, never handed to V8, which on Node 20 does not check a checksum.
 import {
   bundleKey,

@@ -5,10 +5,10 @@
  * or data V8 refuses) is never used: the command still answers and the cache is made anew.
  */
 import test from 'ava';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { tempDir } from '../helpers/start-host.js';
 import { BIN_JS, runClient } from './run-client.js';
 
@@ -44,22 +44,27 @@ function bundleKey(): string {
   return `${process.version}:${process.arch}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
 }
 
-/** A cache file's content: `stackd-code-cache/1 KEY LENGTH SHA1` then the data. */
-function cacheContent(key: string, data: Buffer): Buffer {
-  const sha1 = createHash('sha1').update(data).digest('hex');
-  return Buffer.concat([Buffer.from(`stackd-code-cache/1 ${key} ${data.length} ${sha1}\n`), data]);
+const FORMAT = 'stackd-code-cache/2';
+
+/** The payload's check as the header writes it: its CRC-32, eight hex digits. */
+function check(data: Buffer): string {
+  return crc32(data).toString(16).padStart(8, '0');
 }
 
-/** The cache file's key and its data, after checking the header's length and SHA-1. */
+/** A cache file's content: `stackd-code-cache/2 KEY LENGTH CRC32` then the data. */
+function cacheContent(key: string, data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${FORMAT} ${key} ${data.length} ${check(data)}\n`), data]);
+}
+
+/** The cache file's key and its data, after checking the header's length and CRC-32. */
 function readCacheFile(file: string): { key: string; data: Buffer } {
   const content = readFileSync(file);
   const newline = content.indexOf(10);
-  const [format, key, length, sha1] = content.toString('latin1', 0, newline).split(' ');
+  const [format, key, length, crc] = content.toString('latin1', 0, newline).split(' ');
   const data = content.subarray(newline + 1);
-  if (format !== 'stackd-code-cache/1' || length !== String(data.length))
+  if (format !== FORMAT || length !== String(data.length))
     throw new Error(`not a whole cache file: ${file}`);
-  if (sha1 !== createHash('sha1').update(data).digest('hex'))
-    throw new Error(`cache data does not match its SHA-1: ${file}`);
+  if (crc !== check(data)) throw new Error(`cache data does not match its CRC-32: ${file}`);
   return { key: key ?? '', data };
 }
 

@@ -8,7 +8,7 @@ import test from 'ava';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { bundleKey, readCodeCache, writeCodeCache } from '../../host/code-cache.cjs';
 import { tempDir } from '../helpers/start-host.js';
 import { BIN_JS, runClient } from './run-client.js';
 
@@ -37,47 +37,39 @@ async function help(env: Record<string, string>): Promise<string> {
   return result.stdout;
 }
 
-/** The key the cache's header carries: this Node and the bundle file it was made from. */
-function bundleKey(): string {
-  const bundle = join(BIN_JS, '..', 'client.bundle.cjs');
-  const stat = statSync(bundle);
-  return `${process.version}:${process.arch}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+const CLIENT_BUNDLE = join(BIN_JS, '..', 'client.bundle.cjs');
+
+/** The key a cache for this Node and the client bundle as built carries (the host's rule). */
+function clientKey(): string {
+  return bundleKey(statSync(CLIENT_BUNDLE));
 }
 
-const FORMAT = 'stackd-code-cache/2';
-
-/** The payload's check as the header writes it: its CRC-32, eight hex digits. */
-function check(data: Buffer): string {
-  return crc32(data).toString(16).padStart(8, '0');
+/** A first `stackd help` in a cache home of its own: its answer and the cache file it left. */
+async function firstRun(): Promise<{
+  env: Record<string, string>;
+  file: string;
+  expected: string;
+}> {
+  const { env, folder } = cacheHome();
+  const expected = await help(env);
+  return { env, file: cacheFileIn(folder), expected };
 }
 
-/** A cache file's content: `stackd-code-cache/2 KEY LENGTH CRC32` then the data. */
-function cacheContent(key: string, data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`${FORMAT} ${key} ${data.length} ${check(data)}\n`), data]);
-}
-
-/** The cache file's key and its data, after checking the header's length and CRC-32. */
-function readCacheFile(file: string): { key: string; data: Buffer } {
-  const content = readFileSync(file);
-  const newline = content.indexOf(10);
-  const [format, key, length, crc] = content.toString('latin1', 0, newline).split(' ');
-  const data = content.subarray(newline + 1);
-  if (format !== FORMAT || length !== String(data.length))
-    throw new Error(`not a whole cache file: ${file}`);
-  if (crc !== check(data)) throw new Error(`cache data does not match its CRC-32: ${file}`);
-  return { key: key ?? '', data };
+/** The payload of the cache file when it is whole and made for the client bundle as built. */
+function cachedPayload(file: string): Buffer | undefined {
+  return readCodeCache(file, clientKey());
 }
 
 node20Test(
   'the first run leaves a cache keyed by the bundle; the next starts from it',
   async (t) => {
-    const { env, folder } = cacheHome();
-    const expected = await help(env);
+    const { env, file, expected } = await firstRun();
     t.regex(expected, /Usage: stackd/);
-    const file = cacheFileIn(folder);
-    const { key, data } = readCacheFile(file);
-    t.is(key, bundleKey());
-    t.true(data.length > 10_000, 'the cache holds the compiled client');
+    const data = cachedPayload(file);
+    t.true(
+      (data?.length ?? 0) > 10_000,
+      'a whole cache for this bundle, holding the compiled client',
+    );
     t.is(statSync(file).mode & 0o777, 0o600);
     const written = statSync(file).mtimeMs;
 
@@ -89,44 +81,43 @@ node20Test(
 node20Test(
   'a cache of another bundle, or one V8 refuses, is not used and is made anew',
   async (t) => {
-    const { env, folder } = cacheHome();
-    const expected = await help(env);
-    const file = cacheFileIn(folder);
-    const { data } = readCacheFile(file);
+    const { env, file, expected } = await firstRun();
+    const data = cachedPayload(file) ?? Buffer.alloc(0);
+    t.true(data.length > 10_000);
 
     // Made from another build of the bundle: same data, another key.
-    writeFileSync(file, cacheContent('v0:x64:1:2:3', data));
+    t.true(writeCodeCache(file, 'v0:x64:1:2:3', data));
+    t.is(cachedPayload(file), undefined, 'not a cache for this bundle');
     t.is(await help(env), expected);
-    t.is(readCacheFile(file).key, bundleKey(), 'made anew for this bundle');
+    t.truthy(cachedPayload(file), 'made anew for this bundle');
 
     // This bundle's key, but data V8 cannot take (its own checks refuse it).
     const zeros = Buffer.alloc(data.length);
-    writeFileSync(file, cacheContent(bundleKey(), zeros));
+    t.true(writeCodeCache(file, clientKey(), zeros));
     t.is(await help(env), expected);
-    const remade = readCacheFile(file);
-    t.is(remade.key, bundleKey());
-    t.false(remade.data.equals(zeros), 'the refused data was replaced');
-    t.true(remade.data.length > 10_000);
+    const remade = cachedPayload(file);
+    t.false(remade?.equals(zeros) ?? true, 'the refused data was replaced');
+    t.true((remade?.length ?? 0) > 10_000);
   },
 );
 
 node20Test(
   'a damaged cache (a flipped byte, a cut file) is never handed to V8 and is made anew',
   async (t) => {
-    const { env, folder } = cacheHome();
-    const expected = await help(env);
-    const file = cacheFileIn(folder);
+    const { env, file, expected } = await firstRun();
     const whole = readFileSync(file);
 
     const flipped = Buffer.from(whole);
     const at = whole.length - 1000;
     flipped[at] = (flipped[at] ?? 0) ^ 0xff;
     writeFileSync(file, flipped);
+    t.is(cachedPayload(file), undefined, 'a flipped byte fails the check');
     t.is(await help(env), expected);
-    t.is(readCacheFile(file).key, bundleKey(), 'rewritten whole');
+    t.truthy(cachedPayload(file), 'rewritten whole');
 
     writeFileSync(file, whole.subarray(0, whole.length >> 1));
+    t.is(cachedPayload(file), undefined, 'a cut file fails the check');
     t.is(await help(env), expected);
-    t.is(readCacheFile(file).key, bundleKey(), 'rewritten whole');
+    t.truthy(cachedPayload(file), 'rewritten whole');
   },
 );

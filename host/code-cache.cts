@@ -15,7 +15,7 @@
  * cut. It is no defence against someone who can write the folder, but neither was SHA-1 (anyone
  * able to write the file can write a matching digest): the folder's owner-only mode is that
  * defence. zlib's CRC-32 reads the 1.1–1.7 MB payload in about a tenth of SHA-1's instructions
- * (SHA-1 was ~15 M instructions of every cached boot).
+ * (SHA-1 was ~13 M instructions of every cached boot, in cachegrind: docs/adoption.md).
  *
  * The files live in the user's cache folder (`$XDG_CACHE_HOME/stackd`, else `~/.cache/stackd`,
  * folder 0700, files 0600, as the terminal client's), never in a shared one: code read from a

@@ -39,7 +39,10 @@ export function openJournalFile(file: string): OpenJournal {
   let insertEvent: PreparedStatement;
   try {
     db.exec(COMMIT_PRAGMAS);
-    db.exec(`${SCHEMA} PRAGMA cache_size = -${CACHE_KIB};`);
+    // One transaction: a new file's four statements commit (and sync) once, not four times in
+    // the open's one turn of the event loop (docs/performance.md, "The repair's `/health` stall
+    // after `drop_caches`"). On an existing file they change nothing and sync nothing.
+    db.exec(`BEGIN; ${SCHEMA} COMMIT; PRAGMA cache_size = -${CACHE_KIB};`);
     insertEvent = db.prepare('INSERT INTO events (time, kind, subject, data) VALUES (?, ?, ?, ?)');
   } catch (error) {
     db.close();

@@ -35,7 +35,9 @@ import { setFlagsFromString } from 'node:v8';
  * source instead (~40 M instructions of an adopting boot, a tenth of its main thread). So the
  * ones the boot needs anyway come first: `vm` (the bundle's loader on Node 20), `zlib` (its code
  * cache's check), `crypto` (the configuration's hash, launch markers, fingerprints), `net` (the
- * output FIFOs, piped stdio), and the small ones those load later.
+ * output FIFOs, piped stdio), `perf_hooks` (the global `performance`, first read when the first
+ * request is answered: 4–6 M instructions fewer than parsing its 9 modules then), and the small
+ * ones those load later.
  */
 const BOOT_BUILTINS = [
   'node:vm',
@@ -44,6 +46,7 @@ const BOOT_BUILTINS = [
   'node:net',
   'node:fs/promises',
   'node:timers/promises',
+  'node:perf_hooks',
 ] as const;
 for (const name of BOOT_BUILTINS) process.getBuiltinModule(name);
 

@@ -78,12 +78,11 @@ export function loadUwsBuild(): UwsBuild {
 }
 
 function tryCandidate(candidate: Candidate): { build: UwsBuild } | { failure: string } {
-  const request = candidate.requests.find(
-    (name) => installedManifest(name)?.name === candidate.packageName,
-  );
-  if (request === undefined) return { failure: `${candidate.packageName} is not installed` };
-  const label = `${candidate.packageName} ${installedManifest(request)?.version ?? '?'}`;
-  const { value, error, printed } = requireQuietly(request);
+  const installed = installedAs(candidate);
+  if (installed === undefined) return { failure: `${candidate.packageName} is not installed` };
+  const label = `${candidate.packageName} ${installed.manifest.version}`;
+  // The entry file as resolved above: requiring the name would resolve it a third time.
+  const { value, error, printed } = requireQuietly(installed.entry);
   if (error !== undefined)
     return {
       failure: `${label}: ${reasonOf(error instanceof Error ? error.message : 'it threw a non-error')}`,
@@ -100,7 +99,28 @@ interface Manifest {
   readonly version: string;
 }
 
-function installedManifest(request: string): Manifest | undefined {
+/** An installed package: the file `require` would load and its package.json. */
+interface InstalledPackage {
+  readonly entry: string;
+  readonly manifest: Manifest;
+}
+
+/** The first of the candidate's names installed with its package name. */
+function installedAs(candidate: Candidate): InstalledPackage | undefined {
+  for (const request of candidate.requests) {
+    const found = installedPackage(request);
+    if (found?.manifest.name === candidate.packageName) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Resolved once per name tried, and the entry file is what gets required: resolving a package
+ * name walks the node_modules folders and reads its package.json's exports. Resolving it for the
+ * label and for the require as well cost 6–7 M instructions of every boot on a machine where two
+ * builds are tried (docs/adoption.md, "Less CPU per adopting boot, continued").
+ */
+function installedPackage(request: string): InstalledPackage | undefined {
   let entry: string;
   try {
     entry = requireHere.resolve(request);
@@ -113,7 +133,7 @@ function installedManifest(request: string): Manifest | undefined {
     if (!existsSync(file)) continue;
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Manifest>;
     if (typeof parsed.name === 'string')
-      return { name: parsed.name, version: String(parsed.version ?? '?') };
+      return { entry, manifest: { name: parsed.name, version: String(parsed.version ?? '?') } };
   }
   return undefined;
 }

@@ -26,17 +26,32 @@ import {
   closeSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   unlinkSync,
+  utimesSync,
   writeSync,
   type Stats,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
 const FORMAT = 'stackd-code-cache/2';
+
+/**
+ * Nothing else removes these files, and each install path and Node version gets its own, so
+ * without this the folder grows by one file per Node upgrade and per install ever run. A cache
+ * is marked used at each read (its mtime), and one unused this long belongs to an install that
+ * was removed or not started for a month: removing it costs that install one compile.
+ */
+const UNUSED_MS = 30 * 24 * 60 * 60 * 1000;
+/** A temp file this old was left by a writer that died before its rename. */
+const ABANDONED_TEMP_MS = 60 * 60 * 1000;
+/** `<name>-<Node version>-<arch>-<path tag>.cache`, as {@link codeCachePath} names them. */
+const CACHE_NAME = /^(.+)-v\d[^-]*-([^-]+)-([0-9a-f]+)\.cache$/;
 
 /** `$XDG_CACHE_HOME/stackd`, else `~/.cache/stackd`. */
 export function userCacheFolder(env: NodeJS.ProcessEnv): string {
@@ -82,7 +97,19 @@ export function readCodeCache(path: string, key: string): Buffer | undefined {
   const [format, fileKey, length, check] = content.toString('latin1', 0, newline).split(' ');
   const payload = content.subarray(newline + 1);
   if (format !== FORMAT || fileKey !== key || length !== String(payload.length)) return undefined;
-  return check === digest(payload) ? payload : undefined;
+  if (check !== digest(payload)) return undefined;
+  markUsed(path);
+  return payload;
+}
+
+/** The mtime says when the cache was last used: {@link pruneCodeCaches} goes by it. */
+function markUsed(path: string): void {
+  const now = new Date();
+  try {
+    utimesSync(path, now, now);
+  } catch {
+    // A read-only cache folder: the file is still good, only never pruned as unused.
+  }
 }
 
 /**
@@ -101,6 +128,7 @@ export function writeCodeCache(path: string, key: string, data: Uint8Array): boo
       closeSync(descriptor);
     }
     renameSync(temp, path);
+    pruneCodeCaches(path);
     return true;
   } catch {
     try {
@@ -110,4 +138,44 @@ export function writeCodeCache(path: string, key: string, data: Uint8Array): boo
     }
     return false;
   }
+}
+
+/**
+ * Remove, beside the cache just written at `kept`: the same file for other Node versions (the
+ * same name, install path and architecture: an upgraded Node never reads them again), caches
+ * unused for 30 days, and temp files of writers that died. Runs only when a cache is written, once
+ * per build and Node version. Returns how many files went; a file that cannot be removed stays.
+ */
+export function pruneCodeCaches(kept: string, now: number = Date.now()): number {
+  const folder = dirname(kept);
+  const keptName = basename(kept);
+  const keptParts = CACHE_NAME.exec(keptName);
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    const isTemp = entry.endsWith('.tmp');
+    if (entry === keptName || (!isTemp && !entry.endsWith('.cache'))) continue;
+    const parts = CACHE_NAME.exec(entry);
+    const otherVersion =
+      keptParts !== null &&
+      parts !== null &&
+      parts[1] === keptParts[1] &&
+      parts[2] === keptParts[2] &&
+      parts[3] === keptParts[3];
+    const file = join(folder, entry);
+    try {
+      const age = now - statSync(file).mtimeMs;
+      if (!otherVersion && age <= (isTemp ? ABANDONED_TEMP_MS : UNUSED_MS)) continue;
+      unlinkSync(file);
+      removed += 1;
+    } catch {
+      // Gone meanwhile (another host pruned it), or not ours to remove.
+    }
+  }
+  return removed;
 }

@@ -4,7 +4,7 @@
  * handed to V8 (on Node 20, V8 checks no checksum: a flipped payload byte crashed a process).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -12,6 +12,7 @@ import test from 'ava';
 import {
   bundleKey,
   codeCachePath,
+  pathTag,
   readCodeCache,
   userCacheFolder,
   writeCodeCache,
@@ -121,4 +122,52 @@ test('two processes writing at once leave one whole file, never a mix', async (t
   const data = readCodeCache(path, 'k');
   if (data === undefined) return t.fail('no whole cache file after both writers');
   t.true(data.equals(payload(400_000, 1)) || data.equals(payload(400_000, 2)));
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Write `name` in `folder` with its mtime `ageMs` ago; returns its path. */
+function aged(folder: string, name: string, ageMs: number): string {
+  const file = join(folder, name);
+  writeFileSync(file, 'x');
+  const then = new Date(Date.now() - ageMs);
+  utimesSync(file, then, then);
+  return file;
+}
+
+test("a write removes the install's caches of other Node versions, caches unused for 30 days and dead writers' temp files", (t) => {
+  const folder = tempDir('stackd-cc-');
+  const bundle = '/opt/a/dist/bundle/stackd.cjs';
+  const kept = codeCachePath(folder, bundle, 'host');
+  const tag = pathTag(bundle);
+  const arch = process.arch;
+  const oldNode = aged(folder, `host-v20.1.0-${arch}-${tag}.cache`, 0);
+  const otherInstall = aged(folder, `host-${process.version}-${arch}-0badcafe.cache`, 29 * DAY_MS);
+  const unused = aged(folder, `host-${process.version}-${arch}-deadbeef.cache`, 31 * DAY_MS);
+  const client = aged(folder, `client-v20.1.0-${arch}-${tag}.cache`, DAY_MS);
+  const liveTemp = aged(folder, `${kept}.999.tmp`.slice(folder.length + 1), 10 * 60 * 1000);
+  const deadTemp = aged(folder, `${kept}.998.tmp`.slice(folder.length + 1), 2 * 60 * 60 * 1000);
+  const notOurs = aged(folder, 'notes.txt', 365 * DAY_MS);
+
+  t.true(writeCodeCache(kept, 'k', payload(1000, 3)));
+
+  t.true(existsSync(kept));
+  t.false(existsSync(oldNode), 'this install, another Node version: never read again');
+  t.false(existsSync(unused), 'unused for 31 days');
+  t.false(existsSync(deadTemp), 'a temp file two hours old');
+  t.true(existsSync(otherInstall), 'another install, used 29 days ago');
+  t.true(existsSync(client), "the terminal client's cache of the same install");
+  t.true(existsSync(liveTemp), 'a temp file another writer may still rename');
+  t.true(existsSync(notOurs), 'not a cache file');
+});
+
+test('a read marks the cache used, so pruning goes by last use, not by when it was written', (t) => {
+  const folder = tempDir('stackd-cc-');
+  const path = codeCachePath(folder, '/opt/b/dist/bundle/stackd.cjs', 'host');
+  t.true(writeCodeCache(path, 'k', payload(1000, 4)));
+  const then = new Date(Date.now() - 40 * DAY_MS);
+  utimesSync(path, then, then);
+  t.not(readCodeCache(path, 'k'), undefined);
+  t.true(Date.now() - statSync(path).mtimeMs < DAY_MS);
+  t.true(existsSync(path));
 });

@@ -28,7 +28,7 @@ export function encodeSnapshot(snapshot: MetricsSnapshotView): EncodedSnapshot {
  * of its own (~1 ms at a thousand processes, ~160 KB of text) deflated by one stream on libuv's
  * thread pool; the series text is written after it within `budget`'s turns. A text that large is
  * made in V8's large-object space, which scavenges never copy: serializing each process on its
- * own in turns (as this did before) made ~1 MB of short strings per row that lived across those
+ * own in turns (as this did before) made ~0.7 MB of short strings per row that lived across those
  * turns and were copied by every scavenge meanwhile (docs/performance-scale.md, "The idle tick
  * at 1,000").
  */

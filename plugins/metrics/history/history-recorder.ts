@@ -5,7 +5,7 @@
 import type { Logger } from '../../../sdk/index.js';
 import type { MetricsSnapshotView } from '../../../sdk/contracts/metrics-feed.js';
 import type { MetricsHistoryStore, RetentionPolicy } from './history-store.js';
-import { encodeSnapshotInTurns } from './snapshot-encoding.js';
+import { encodeSnapshotInTurns, SeriesPieces } from './snapshot-encoding.js';
 
 /** Pruning runs at most this often, and whenever the store grows past its size limit. */
 export const PRUNE_EVERY_MS = 5 * 60_000;
@@ -19,6 +19,8 @@ export class HistoryRecorder {
   private lastPruned = Number.NEGATIVE_INFINITY;
   private lastFlushed: number | undefined;
   private closed = false;
+  /** The previous row's per-process series text, reused where the figures did not change. */
+  private readonly pieces = new SeriesPieces();
 
   constructor(
     private readonly store: MetricsHistoryStore,
@@ -51,7 +53,7 @@ export class HistoryRecorder {
     let stored = false;
     if (snapshot !== null && snapshot.timestamp !== this.lastRecorded) {
       this.lastRecorded = snapshot.timestamp;
-      const encoded = await encodeSnapshotInTurns(snapshot);
+      const encoded = await encodeSnapshotInTurns(snapshot, undefined, this.pieces);
       // The plugin stopped (or history was turned off) while this snapshot was being encoded.
       if (this.closed) return false;
       this.store.appendEncoded(snapshot.timestamp, encoded);

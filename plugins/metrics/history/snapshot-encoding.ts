@@ -24,41 +24,105 @@ export function encodeSnapshot(snapshot: MetricsSnapshotView): EncodedSnapshot {
 }
 
 /**
- * Encode in turns of the event loop. With a thousand processes a snapshot is ~290 KB of JSON:
- * serializing it in one call and deflating it on the main thread held the loop for tens of ms
- * every history interval. Here each process is serialized on its own within `budget`'s turns,
- * and each turn's text goes to one deflate stream that compresses on libuv's thread pool (one
- * deflate call on the joined text still cost the loop 0.5–2 ms to set up and copy).
+ * Encode in turns of the event loop. The payload is one `JSON.stringify` of the snapshot in a turn
+ * of its own (~1 ms at a thousand processes, ~160 KB of text) deflated by one stream on libuv's
+ * thread pool; the series text is written after it within `budget`'s turns. A text that large is
+ * made in V8's large-object space, which scavenges never copy: serializing each process on its
+ * own in turns (as this did before) made ~0.7 MB of short strings per row that lived across those
+ * turns and were copied by every scavenge meanwhile (docs/performance-scale.md, "The idle tick
+ * at 1,000").
  */
 export async function encodeSnapshotInTurns(
   snapshot: MetricsSnapshotView,
   budget = new TurnBudget(),
+  pieces = new SeriesPieces(),
 ): Promise<EncodedSnapshot> {
   const deflater = createDeflateRaw();
   const compressed: Buffer[] = [];
   deflater.on('data', (chunk: Buffer) => compressed.push(chunk));
   const done = finished(deflater);
-  const { processes, ...rest } = snapshot;
-  const head = JSON.stringify(rest);
-  let text = head.length > 2 ? `${head.slice(0, -1)},"processes":{` : '{"processes":{';
-  const perProcess: Record<string, readonly [number, number]> = {};
-  let first = true;
-  for (const [name, process] of Object.entries(processes)) {
-    if (budget.spent()) {
-      deflater.write(text);
-      text = '';
-      await budget.next();
-    }
-    const value = JSON.stringify(process) as string | undefined;
-    if (value === undefined) continue;
-    text += `${first ? '' : ','}${JSON.stringify(name)}:${value}`;
-    first = false;
-    perProcess[name] = [process.cpu_percent, process.rss_bytes];
-  }
-  deflater.end(`${text}}}`);
-  const series = JSON.stringify({ ...toSeriesRow({ ...snapshot, processes: {} }), p: perProcess });
+  deflater.end(JSON.stringify(snapshot));
+  await budget.next();
+  const series = await seriesInTurns(snapshot, budget, pieces);
   await done;
   return row(new Uint8Array(Buffer.concat(compressed)), series);
+}
+
+/** A process's part of the series text and the figures it was written for. */
+interface Piece {
+  cpu: number;
+  rss: number;
+  text: string;
+  /** The call that last used it: pieces of processes gone are dropped. */
+  round: number;
+}
+
+/**
+ * Each process's `"name":[cpu,rss]` of the previous series text, written again only when its
+ * figures changed: an idle process's RSS and CPU stay the same from one row to the next, and
+ * writing a thousand of them afresh made ~0.4 MB of short strings per row. Keep one per recorder.
+ */
+export class SeriesPieces {
+  private readonly pieces = new Map<string, Piece>();
+  private round = 0;
+
+  /** Start a series text: pieces not used by the end of it are dropped. */
+  begin(): number {
+    this.round += 1;
+    return this.round;
+  }
+
+  /** The text of `name` with these figures, written now unless the last one still holds. */
+  text(name: string, cpu: number, rss: number): string {
+    let piece = this.pieces.get(name);
+    if (piece === undefined) {
+      piece = { cpu, rss, text: pieceText(name, cpu, rss), round: this.round };
+      this.pieces.set(name, piece);
+    } else if (!Object.is(piece.cpu, cpu) || !Object.is(piece.rss, rss)) {
+      piece.cpu = cpu;
+      piece.rss = rss;
+      piece.text = pieceText(name, cpu, rss);
+    }
+    piece.round = this.round;
+    return piece.text;
+  }
+
+  /** Drop the pieces the series just written did not use. */
+  end(): void {
+    this.pieces.forEach((piece, name) => {
+      if (piece.round !== this.round) this.pieces.delete(name);
+    });
+  }
+}
+
+const pieceText = (name: string, cpu: number, rss: number): string =>
+  `${JSON.stringify(name)}:[${JSON.stringify(cpu)},${JSON.stringify(rss)}]`;
+
+/**
+ * `JSON.stringify(toSeriesRow(snapshot))` written in turns without the per-process pairs: the
+ * system part is the row of the snapshot without processes, whose last key is `p` (`"p":{}}`),
+ * and each process adds its piece inside it. A process named `__proto__` is left out, as the
+ * row's plain object (where that key sets the prototype) leaves it out.
+ */
+async function seriesInTurns(
+  snapshot: MetricsSnapshotView,
+  budget: TurnBudget,
+  pieces: SeriesPieces,
+): Promise<string> {
+  const head = JSON.stringify(toSeriesRow({ ...snapshot, processes: {} }));
+  const { processes } = snapshot;
+  const names = Object.keys(processes);
+  const texts: string[] = [];
+  pieces.begin();
+  for (let index = 0; index < names.length; index += 1) {
+    if (budget.spent()) await budget.next();
+    const name = names[index] ?? '';
+    const process = processes[name];
+    if (process === undefined || name === '__proto__') continue;
+    texts.push(pieces.text(name, process.cpu_percent, process.rss_bytes));
+  }
+  pieces.end();
+  return `${head.slice(0, -2)}${texts.join(',')}}}`;
 }
 
 function row(payload: Uint8Array, series: string): EncodedSnapshot {

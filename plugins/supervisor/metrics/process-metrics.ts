@@ -14,7 +14,7 @@ import {
 } from '../../../sdk/index.js';
 import { ProcUsageReader } from '../runtime/proc-usage.js';
 import type { PidTrees } from '../supervision/tree-scan.js';
-import { readTrees, treeOf, type TreeReadings } from './tree-usage.js';
+import { readPids, treeOf, treeReading, type TreeReadings } from './tree-usage.js';
 
 /** What the collector reads from the supervisor. */
 export interface MetricsSource extends Pick<ProcessSupervisor, 'states'> {
@@ -97,9 +97,14 @@ export async function collectProcessMetrics(
   await turn.next();
   const states = supervisor.states();
   const byName = await supervisor.pidTrees();
-  const trees = states.map((state) => treeOf(state, byName));
-  const read = await readTrees(states, byName, reader, readings?.wantsDescriptors() ?? false);
-  if (read !== null) readings?.publish(read.reading);
+  const read = await readPids(states, byName, reader);
+  if (read !== null && readings !== undefined) {
+    // Each tree's sums are made only for a scrape that may take them (see TreeReadings.passed).
+    if (readings.wantsDescriptors())
+      readings.publish(await treeReading(states, byName, read, true));
+    else readings.passed(read.at);
+  }
+  const trees = read?.byState ?? states.map((state) => treeOf(state, byName));
   const usage = read?.perPid ?? (await pidusageOf([...new Set(trees.flat())]));
   const now = Date.now();
   const sample: Record<string, ProcessMetrics> = {};

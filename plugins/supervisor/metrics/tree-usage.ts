@@ -40,11 +40,26 @@ const DESCRIPTORS_WANTED_MS = 5 * 60_000;
 /** The latest reading, published by whoever read /proc, taken by a scrape while it is recent. */
 export class TreeReadings {
   private latest: TreeReading | undefined;
+  /** When the newest reading kept or {@link passed} was made. */
+  private latestAt = Number.NEGATIVE_INFINITY;
   private scrapedAt = Number.NEGATIVE_INFINITY;
 
   /** Keep `reading` unless a newer one is already kept. */
   publish(reading: TreeReading): void {
-    if (this.latest === undefined || reading.at >= this.latest.at) this.latest = reading;
+    if (reading.at < this.latestAt) return;
+    this.latestAt = reading.at;
+    this.latest = reading;
+  }
+
+  /**
+   * A reading made at `at` without descriptors: it would serve no scrape, and once it is made no
+   * older one serves either (as when such a reading was kept). Its trees' sums are not made: with
+   * nobody scraping, a thousand of them a tick were made for nothing.
+   */
+  passed(at: number): void {
+    if (at < this.latestAt) return;
+    this.latestAt = at;
+    this.latest = undefined;
   }
 
   /**
@@ -106,36 +121,65 @@ export function treeUsage(
 export const treeOf = (state: ProcessState, trees: PidTrees): readonly number[] =>
   state.pid === null ? [] : (trees.get(state.process_name) ?? [state.pid]);
 
-/** A reading of every tree and the usage of each pid in it. */
-export interface TreesRead {
+/** The usage of every pid of every tree, read at one moment. */
+export interface PidsRead {
+  /** When /proc was read (`Date.now()`). */
+  readonly at: number;
+  /** The pids of each state's tree, in the order of the states read. */
+  readonly byState: readonly (readonly number[])[];
   readonly perPid: ReadonlyMap<number, ProcUsage>;
+}
+
+/** A reading of every tree and the usage of each pid in it. */
+export interface TreesRead extends PidsRead {
   readonly reading: TreeReading;
 }
 
 /**
- * Every tree's usage read now, over turns of the event loop (with a thousand processes, one pass
- * over every /proc file held it for tens of milliseconds); null without /proc.
+ * The usage of every pid of every tree read now, over turns of the event loop (with a thousand
+ * processes, one pass over every /proc file held it for tens of milliseconds); null without /proc.
  */
-export async function readTrees(
+export async function readPids(
   states: readonly ProcessState[],
   trees: PidTrees,
   reader: ProcUsageReader,
-  countDescriptors: boolean,
-): Promise<TreesRead | null> {
+): Promise<PidsRead | null> {
   const at = Date.now();
   const byState = states.map((state) => treeOf(state, trees));
-  const pids = [...new Set(byState.flat())];
+  const unique = new Set<number>();
+  for (const tree of byState) for (const pid of tree) unique.add(pid);
   // No pid to read: the reader keeps its files for when the processes are back.
-  const perPid = pids.length === 0 ? new Map() : await reader.readInTurns(pids);
-  if (perPid === null) return null;
+  const perPid = unique.size === 0 ? new Map() : await reader.readInTurns([...unique]);
+  return perPid === null ? null : { at, byState, perPid };
+}
+
+/** Every tree's usage from `read` (of the same `states` and `trees`), in turns of the loop. */
+export async function treeReading(
+  states: readonly ProcessState[],
+  trees: PidTrees,
+  read: PidsRead,
+  countDescriptors: boolean,
+): Promise<TreeReading> {
   const usage = new Map<string, TreeUsage>();
   const turn = new TurnBudget();
   for (let index = 0; index < states.length; index += 1) {
     if (turn.spent()) await turn.next();
     usage.set(
       states[index]?.process_name ?? '',
-      treeUsage(byState[index] ?? [], perPid, countDescriptors),
+      treeUsage(read.byState[index] ?? [], read.perPid, countDescriptors),
     );
   }
-  return { perPid, reading: { at, trees, usage } };
+  return { at: read.at, trees, usage };
+}
+
+/** Every tree's usage read now (see {@link readPids}); null without /proc. */
+export async function readTrees(
+  states: readonly ProcessState[],
+  trees: PidTrees,
+  reader: ProcUsageReader,
+  countDescriptors: boolean,
+): Promise<TreesRead | null> {
+  const read = await readPids(states, trees, reader);
+  if (read === null) return null;
+  return { ...read, reading: await treeReading(states, trees, read, countDescriptors) };
 }

@@ -34,14 +34,21 @@ const CSTIME = 14;
 const START_TIME = 19;
 const RSS = 21;
 
-/** A pid's kept file and its previous reading, updated in place at each reading. */
-interface Kept {
+/**
+ * A pid's kept file and its latest reading, updated in place at each reading: it is also the
+ * pid's {@link ProcUsage} in what a reading returns, so a reading of a thousand pids makes no
+ * object per pid (docs/performance-scale.md, "The idle tick at 1,000").
+ */
+interface Kept extends ProcUsage {
   readonly fd: number;
   startTicks: number;
   cpuTicks: number;
   at: number;
   /** The reading that last read it: files not read in a whole reading are closed. */
   round: number;
+  cpu: number;
+  memory: number;
+  cpuSeconds: number;
 }
 
 /** Reads usage of pids, remembering each one's previous reading for the CPU share. */
@@ -55,15 +62,15 @@ export class ProcUsageReader {
   /**
    * Usage of every pid still alive, or null where /proc is not available. A pid seen for the
    * first time (or reused by a new process) reads 0 % CPU: there is nothing to compare with yet.
+   * The map and its values are the reader's own, valid until its next reading, which updates them.
    */
-  read(pids: readonly number[]): Map<number, ProcUsage> | null {
+  read(pids: readonly number[]): ReadonlyMap<number, ProcUsage> | null {
     const pageBytes = this.pageSize();
     if (pageBytes === null) return null;
-    const usage = new Map<number, ProcUsage>();
     this.rounds += 1;
-    this.readSome(pids, 0, pids.length, pageBytes, usage);
+    this.readSome(pids, 0, pids.length, pageBytes);
     this.finish();
-    return usage;
+    return this.kept;
   }
 
   /**
@@ -73,7 +80,7 @@ export class ProcUsageReader {
   readInTurns(
     pids: readonly number[],
     turnMs = TURN_BUDGET_MS,
-  ): Promise<Map<number, ProcUsage> | null> {
+  ): Promise<ReadonlyMap<number, ProcUsage> | null> {
     const next = this.queue.then(() => this.readSlices(pids, turnMs));
     this.queue = next.catch(() => undefined);
     return next;
@@ -82,29 +89,22 @@ export class ProcUsageReader {
   private async readSlices(
     pids: readonly number[],
     turnMs: number,
-  ): Promise<Map<number, ProcUsage> | null> {
+  ): Promise<ReadonlyMap<number, ProcUsage> | null> {
     const pageBytes = this.pageSize();
     if (pageBytes === null) return null;
-    const usage = new Map<number, ProcUsage>();
     this.rounds += 1;
     const turn = new TurnBudget(turnMs);
     // A few pids between looks at the clock: one pid's read is some 10 µs.
     const step = 8;
     for (let first = 0; first < pids.length; first += step) {
       if (first > 0 && turn.spent()) await turn.next();
-      this.readSome(pids, first, Math.min(pids.length, first + step), pageBytes, usage);
+      this.readSome(pids, first, Math.min(pids.length, first + step), pageBytes);
     }
     this.finish();
-    return usage;
+    return this.kept;
   }
 
-  private readSome(
-    pids: readonly number[],
-    from: number,
-    to: number,
-    pageBytes: number,
-    usage: Map<number, ProcUsage>,
-  ): void {
+  private readSome(pids: readonly number[], from: number, to: number, pageBytes: number): void {
     const now = performance.now();
     const { fields } = this;
     for (let index = from; index < to; index += 1) {
@@ -122,11 +122,9 @@ export class ProcUsageReader {
       kept.cpuTicks = cpuTicks;
       kept.at = now;
       const reapedTicks = (fields[CUTIME] ?? 0) + (fields[CSTIME] ?? 0);
-      usage.set(pid, {
-        cpu,
-        memory: (fields[RSS] ?? 0) * pageBytes,
-        cpuSeconds: (cpuTicks + reapedTicks) / TICKS_PER_SECOND,
-      });
+      kept.cpu = cpu;
+      kept.memory = (fields[RSS] ?? 0) * pageBytes;
+      kept.cpuSeconds = (cpuTicks + reapedTicks) / TICKS_PER_SECOND;
     }
   }
 
@@ -143,6 +141,9 @@ export class ProcUsageReader {
         cpuTicks: 0,
         at: now,
         round: 0,
+        cpu: 0,
+        memory: 0,
+        cpuSeconds: 0,
       };
       readStatNumbers(kept.fd, this.fields);
       kept.round = this.rounds;
@@ -157,11 +158,12 @@ export class ProcUsageReader {
 
   /** Close the files of pids this reading did not ask for: they forget their previous reading. */
   private finish(): void {
-    for (const [pid, kept] of this.kept)
-      if (kept.round !== this.rounds) {
-        closeSync(kept.fd);
-        this.kept.delete(pid);
-      }
+    // forEach, not for-of: no [pid, kept] pair is made for each of a thousand pids.
+    this.kept.forEach((kept, pid) => {
+      if (kept.round === this.rounds) return;
+      closeSync(kept.fd);
+      this.kept.delete(pid);
+    });
   }
 
   /** Close every file kept open (the reader can still be used afterwards). */

@@ -37,6 +37,47 @@ test('valid entries are kept, odd fields normalized, malformed entries left out'
   t.deepEqual(await processMetricsFrom(undefined), {});
 });
 
+/** An entry as the supervisor makes it: its name first, every field valid. */
+const full = (process_name: string) => ({
+  process_name,
+  status: 'running',
+  pid: 42,
+  pid_count: 2,
+  cpu_percent: 1.5,
+  rss_bytes: 4096,
+  uptime_sec: 10,
+  restarts: 1,
+});
+
+test('an entry that is already what the check makes is taken as it is, not copied', async (t) => {
+  const exact = full('exact');
+  const given: Record<string, object> = {
+    exact,
+    reordered: { ...entry(), process_name: 'reordered' },
+    extra: { ...full('extra'), note: 'x' },
+    renamed: full('other'),
+  };
+  const result = await processMetricsFrom(given);
+  t.true(result.exact === exact);
+  for (const name of ['reordered', 'extra', 'renamed']) {
+    t.false(result[name] === given[name]);
+    t.deepEqual(result[name], full(name));
+    t.deepEqual(Object.keys(result[name] ?? {}), Object.keys(exact));
+  }
+});
+
+test('a sample whose entries are all taken as they are is the answer itself', async (t) => {
+  const sample = { a: full('a'), b: full('b') };
+  t.true((await processMetricsFrom(sample)) === sample);
+  const mixed: Record<string, object> = { ...sample, c: entry(), d: full('d') };
+  const checked = await processMetricsFrom(mixed);
+  t.false(checked === mixed);
+  t.deepEqual(Object.keys(checked), ['a', 'b', 'c', 'd']);
+  t.true(checked.a === mixed.a);
+  t.true(checked.d === mixed.d);
+  t.deepEqual(checked.c, full('c'));
+});
+
 test('a large sample is checked in turns: the event loop runs while it is', async (t) => {
   const sample = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, entry()]));
   let turnsSeen = 0;

@@ -4,6 +4,7 @@ import { TurnBudget } from '../../../sdk/index.js';
 import {
   encodeSnapshot,
   encodeSnapshotInTurns,
+  SeriesPieces,
 } from '../../../plugins/metrics/history/snapshot-encoding.js';
 import { toSeriesRow } from '../../../plugins/metrics/history/series-row.js';
 import { snapshotAt } from './snapshot-factory.js';
@@ -35,6 +36,19 @@ test('encoded in turns: a snapshot without processes, and one without system met
     const sliced = await encodeSnapshotInTurns(snapshot);
     t.deepEqual(JSON.parse(inflateRawSync(sliced.payload).toString('utf8')), snapshot);
     t.deepEqual(JSON.parse(sliced.series), toSeriesRow(snapshot));
+  }
+});
+
+test('encoded in turns: series pieces kept from the previous row give the same text', async (t) => {
+  const pieces = new SeriesPieces();
+  const first = snapshotAt(BASE, { processes: manyProcesses(50) });
+  const changed = manyProcesses(60);
+  changed['Bench "3"'] = { cpu: 99.5, rss: 7 };
+  delete changed['Bench "4"'];
+  const second = snapshotAt(BASE + 15_000, { processes: changed });
+  for (const snapshot of [first, second, first]) {
+    const encoded = await encodeSnapshotInTurns(snapshot, undefined, pieces);
+    t.is(encoded.series, encodeSnapshot(snapshot).series);
   }
 });
 

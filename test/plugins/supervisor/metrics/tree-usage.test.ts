@@ -61,3 +61,20 @@ test('a scrape takes the latest reading only when it is recent, for the same tre
   readings.publish({ at: Date.now() - 10_001 + 2, trees, usage });
   t.is(readings.recent(trees, 10_000), undefined);
 });
+
+test('a reading made without descriptors ends what an older reading served, as if it were kept', (t) => {
+  const readings = new TreeReadings();
+  const trees = new Map([['a', [1]]]);
+  const usage = new Map([['a', { cpuSeconds: 1, rss: 2, fds: 3 }]]);
+  const at = Date.now();
+  readings.publish({ at: at - 2, trees, usage });
+  t.is(readings.recent(trees, 10_000)?.usage, usage);
+  readings.passed(at - 3);
+  t.is(readings.recent(trees, 10_000)?.usage, usage, 'an older one passing changes nothing');
+  readings.passed(at);
+  t.is(readings.recent(trees, 10_000), undefined);
+  readings.publish({ at: at - 1, trees, usage });
+  t.is(readings.recent(trees, 10_000), undefined, 'nor does a reading older than it serve');
+  readings.publish({ at: at + 1, trees, usage });
+  t.is(readings.recent(trees, 10_000)?.usage, usage);
+});

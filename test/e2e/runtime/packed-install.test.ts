@@ -1,7 +1,9 @@
 /**
  * The package as a user installs it: `npm pack`, then `npm install -g` of the tarball into a
  * temporary prefix gives a working `stackd` on PATH (version, help, the demo stack starts and
- * stops). npm runs offline: the dependencies come from the npm cache `npm ci` filled.
+ * stops). npm prefers its cache, which `npm ci` filled; what that left out is fetched. (With
+ * `--offline` instead, npm 11 on a fresh cache refused: `npm ci` from a lock file without
+ * download addresses had not kept every package's metadata the tarball's install asks for.)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -33,7 +35,7 @@ test('npm pack + npm install -g gives a stackd command that runs the demo', asyn
   t.truthy(tarball, 'npm pack wrote stackd-<version>.tgz');
   const prefix = tempDir('stackd-global-');
   const installLog = npm(
-    ['install', '-g', '--prefix', prefix, '--offline', join(packDir, tarball as string)],
+    ['install', '-g', '--prefix', prefix, '--prefer-offline', join(packDir, tarball as string)],
     packDir,
   );
   t.notRegex(installLog, /EBADENGINE/);

@@ -1,7 +1,7 @@
 /**
  * A process launched by a previous host, seen through the {@link LaunchedProcess} interface so
- * the runner treats it like its own launch. It is not our child: its exit is seen by polling
- * /proc (its start time gone or changed), and its exit status is not known: init reaps it,
+ * the runner treats it like its own launch. It is not our child: its exit is looked for
+ * (exit-watch.ts: its pid gone, or its start time changed), and its exit status is not known: init reaps it,
  * and /proc shows a status only while the zombie waits for its parent. It is reported as
  * unknown (exit code null) rather than a made-up 0 that would read as a clean exit. Its output is followed through the FIFOs it was
  * launched with, from where the previous host stopped reading.
@@ -9,13 +9,11 @@
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ExitInfo, LaunchedProcess, OutputSink } from '../runtime/launch.js';
 import { OutputTail } from '../runtime/output-tail.js';
-import { isDead } from '../runtime/proc-table.js';
 import type { RecordedGroup } from '../runtime/launch-records.js';
+import { adoptedExits, type ExitWatch } from './exit-watch.js';
 import { fifoPathsOf, OutputFollower } from './output-fifo.js';
 import { procReader, type ProcReader } from './verify.js';
 
-/** How often an adopted process is checked for its exit. */
-const EXIT_POLL_MS = 500;
 /** Output still arriving after the exit is awaited this long (as for a launch of our own). */
 const DRAIN_MS = 250;
 
@@ -26,6 +24,7 @@ export function adoptedProcess(
   sink: OutputSink | null,
   cgroup: LaunchCgroup | null = null,
   reader: ProcReader = procReader,
+  watch: ExitWatch = adoptedExits,
 ): LaunchedProcess {
   const tail = new OutputTail();
   const fifos = group.adoption?.fifos === true ? fifoPathsOf(fifoDir, group.pid) : null;
@@ -37,11 +36,9 @@ export function adoptedProcess(
           sink?.write(chunk, stream);
         });
   let exitedAt: ExitInfo | undefined;
+  let checkNow = (): void => undefined;
   const exited = new Promise<ExitInfo>((resolve) => {
-    const timer = setInterval(() => {
-      const row = reader.stat(group.pid);
-      if (row !== undefined && !isDead(row) && row.startTicks === group.start_ticks) return;
-      clearInterval(timer);
+    checkNow = watch.watch(group.pid, group.start_ticks, reader, () => {
       const info: ExitInfo = { exitCode: null, signal: null, at: Date.now() };
       exitedAt = info;
       const done = (): void => {
@@ -53,8 +50,9 @@ export function adoptedProcess(
         clearTimeout(drain);
         done();
       });
-    }, EXIT_POLL_MS);
-    timer.unref();
+    });
+    // Its FIFOs at their end: every writer closed them, most often because it exited.
+    void follower?.ended().then(checkNow);
   });
   return {
     pid: group.pid,
@@ -62,7 +60,11 @@ export function adoptedProcess(
     cgroup,
     startedAt: group.adoption?.started_at ?? Date.now(),
     exited,
-    hasExited: () => exitedAt !== undefined,
+    // Asked while it is being stopped: a whole check (start time too), not the last round's.
+    hasExited: () => {
+      if (exitedAt === undefined) checkNow();
+      return exitedAt !== undefined;
+    },
     outputSummary: () => tail.summary(),
     fifos,
     detachOutput: () => follower?.detach(),

@@ -5,19 +5,21 @@
  * `/proc/<pid>/stat` (open, read, close) 2,000 times a second with 1,000 adopted processes
  * (~1.7 % of a core, docs/performance-scale.md, "The idle tick at 1,000: fewer copies").
  *
- * Here one timer, once a second, asks the kernel whether each pid still exists
- * (`kill(pid, 0)`: one system call, no file), and every tenth round reads its start time as
- * well, so that a pid reused by another program within those ten seconds is still told apart.
- * An exit is usually seen sooner than the timer: when a process ends, its output FIFOs reach
- * their end, and the follower asks for a check at once ({@link ExitWatch.watch}'s answer).
+ * Here one timer, every 2 s, asks the kernel whether each pid still exists (`kill(pid, 0)`: one
+ * system call, no file), and every fifth round reads its start time as well, so that a pid
+ * reused by another program within those ten seconds is still told apart. An exit is usually
+ * seen at once instead: when a process ends, its output FIFOs reach their end, and the follower
+ * asks for a check ({@link ExitWatch.watch}'s answer); the timer is for a process whose FIFOs a
+ * descendant still holds, or that has none. Every 2 s, not every second: an idle host already
+ * wakes once a second, and the issue's bound is once a second (docs/performance-scale.md).
  */
 import { isDead } from '../runtime/proc-table.js';
 import type { ProcReader } from './verify.js';
 
 /** How often every watched pid is checked to still exist. */
-export const EXIT_CHECK_MS = 1_000;
+export const EXIT_CHECK_MS = 2_000;
 /** Every this many checks, the start time is compared too (a pid reused meanwhile). */
-const FULL_CHECK_EVERY = 10;
+const FULL_CHECK_EVERY = 5;
 
 interface Watched {
   readonly pid: number;

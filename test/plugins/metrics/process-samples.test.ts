@@ -38,16 +38,7 @@ test('valid entries are kept, odd fields normalized, malformed entries left out'
 });
 
 /** An entry as the supervisor makes it: its name first, every field valid. */
-const full = (process_name: string) => ({
-  process_name,
-  status: 'running',
-  pid: 42,
-  pid_count: 2,
-  cpu_percent: 1.5,
-  rss_bytes: 4096,
-  uptime_sec: 10,
-  restarts: 1,
-});
+const full = (process_name: string): Record<string, unknown> => ({ process_name, ...entry() });
 
 test('an entry that is already what the check makes is taken as it is, not copied', async (t) => {
   const exact = full('exact');
@@ -67,7 +58,7 @@ test('an entry that is already what the check makes is taken as it is, not copie
 });
 
 test('a sample whose entries are all taken as they are is the answer itself', async (t) => {
-  const sample = { a: full('a'), b: full('b') };
+  const sample: Record<string, object> = { a: full('a'), b: full('b') };
   t.true((await processMetricsFrom(sample)) === sample);
   const mixed: Record<string, object> = { ...sample, c: entry(), d: full('d') };
   const checked = await processMetricsFrom(mixed);

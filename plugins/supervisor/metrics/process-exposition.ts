@@ -155,7 +155,7 @@ export function declareProcessSeries(
     const trees = await source.pidTrees();
     const reading =
       readings.recent(trees, READING_MAX_AGE_MS) ??
-      (await readTrees(states, trees, reader, true))?.reading ??
+      (await readTrees(states, trees, reader)) ??
       emptyReading(trees);
     readings.publish(reading);
     await refresh(families, source, { states, reading, totals, bound, turn });

@@ -100,8 +100,7 @@ export async function collectProcessMetrics(
   const read = await readPids(states, byName, reader);
   if (read !== null && readings !== undefined) {
     // Each tree's sums are made only for a scrape that may take them (see TreeReadings.passed).
-    if (readings.wantsDescriptors())
-      readings.publish(await treeReading(states, byName, read, true));
+    if (readings.wantsDescriptors()) readings.publish(await treeReading(states, byName, read));
     else readings.passed(read.at);
   }
   const trees = read?.byState ?? states.map((state) => treeOf(state, byName));

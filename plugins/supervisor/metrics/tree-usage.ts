@@ -17,8 +17,8 @@ export interface TreeUsage {
   readonly cpuSeconds: number;
   /** Resident memory of the tree (bytes). */
   readonly rss: number;
-  /** Open descriptors of the tree; null when the reading did not count them. */
-  readonly fds: number | null;
+  /** Open descriptors of the tree. */
+  readonly fds: number;
 }
 
 /** Usage of every tree at one moment. */
@@ -52,9 +52,8 @@ export class TreeReadings {
   }
 
   /**
-   * A reading made at `at` without descriptors: it would serve no scrape, and once it is made no
-   * older one serves either (as when such a reading was kept). Its trees' sums are not made: with
-   * nobody scraping, a thousand of them a tick were made for nothing.
+   * /proc was read at `at` with nobody scraping lately, so no tree's sums were made (a thousand
+   * of them a tick, for nothing): no older reading serves a scrape once a newer one exists.
    */
   passed(at: number): void {
     if (at < this.latestAt) return;
@@ -63,9 +62,8 @@ export class TreeReadings {
   }
 
   /**
-   * The latest reading when it counted descriptors, is at most `maxAgeMs` old and was read for
-   * `trees` (a process that started since would be missing from it); else undefined. Marks that
-   * a scrape wants descriptors counted.
+   * The latest reading when it is at most `maxAgeMs` old and was read for `trees` (a process that
+   * started since would be missing from it); else undefined. Marks that a scrape wants readings.
    */
   recent(trees: PidTrees, maxAgeMs: number): TreeReading | undefined {
     const now = Date.now();
@@ -73,11 +71,10 @@ export class TreeReadings {
     const latest = this.latest;
     if (latest === undefined || latest.trees !== trees || now - latest.at > maxAgeMs)
       return undefined;
-    for (const usage of latest.usage.values()) if (usage.fds === null) return undefined;
     return latest;
   }
 
-  /** Whether a reading should count descriptors: someone scraped lately. */
+  /** Whether a tick should make each tree's sums (descriptors included): someone scraped lately. */
   wantsDescriptors(): boolean {
     return Date.now() - this.scrapedAt <= DESCRIPTORS_WANTED_MS;
   }
@@ -105,7 +102,6 @@ export function openDescriptors(pids: readonly number[]): number {
 export function treeUsage(
   tree: readonly number[],
   usage: ReadonlyMap<number, ProcUsage>,
-  countDescriptors: boolean,
 ): TreeUsage {
   let rss = 0;
   let cpuSeconds = 0;
@@ -114,7 +110,7 @@ export function treeUsage(
     rss += one?.memory ?? 0;
     cpuSeconds += one?.cpuSeconds ?? 0;
   }
-  return { cpuSeconds, rss, fds: countDescriptors ? openDescriptors(tree) : null };
+  return { cpuSeconds, rss, fds: openDescriptors(tree) };
 }
 
 /** The pids of `state`'s tree ([] without a pid; the root alone when no tree was found). */
@@ -128,11 +124,6 @@ export interface PidsRead {
   /** The pids of each state's tree, in the order of the states read. */
   readonly byState: readonly (readonly number[])[];
   readonly perPid: ReadonlyMap<number, ProcUsage>;
-}
-
-/** A reading of every tree and the usage of each pid in it. */
-export interface TreesRead extends PidsRead {
-  readonly reading: TreeReading;
 }
 
 /**
@@ -158,16 +149,12 @@ export async function treeReading(
   states: readonly ProcessState[],
   trees: PidTrees,
   read: PidsRead,
-  countDescriptors: boolean,
 ): Promise<TreeReading> {
   const usage = new Map<string, TreeUsage>();
   const turn = new TurnBudget();
   for (let index = 0; index < states.length; index += 1) {
     if (turn.spent()) await turn.next();
-    usage.set(
-      states[index]?.process_name ?? '',
-      treeUsage(read.byState[index] ?? [], read.perPid, countDescriptors),
-    );
+    usage.set(states[index]?.process_name ?? '', treeUsage(read.byState[index] ?? [], read.perPid));
   }
   return { at: read.at, trees, usage };
 }
@@ -177,9 +164,7 @@ export async function readTrees(
   states: readonly ProcessState[],
   trees: PidTrees,
   reader: ProcUsageReader,
-  countDescriptors: boolean,
-): Promise<TreesRead | null> {
+): Promise<TreeReading | null> {
   const read = await readPids(states, trees, reader);
-  if (read === null) return null;
-  return { ...read, reading: await treeReading(states, trees, read, countDescriptors) };
+  return read === null ? null : treeReading(states, trees, read);
 }

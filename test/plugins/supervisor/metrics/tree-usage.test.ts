@@ -2,7 +2,11 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { ProcUsageReader } from '../../../../plugins/supervisor/runtime/proc-usage.js';
-import { readTrees, TreeReadings } from '../../../../plugins/supervisor/metrics/tree-usage.js';
+import {
+  readPids,
+  readTrees,
+  TreeReadings,
+} from '../../../../plugins/supervisor/metrics/tree-usage.js';
 import type { ProcessState } from '../../../../sdk/index.js';
 
 const state = (process_name: string, pid: number | null): ProcessState => ({
@@ -15,7 +19,7 @@ const state = (process_name: string, pid: number | null): ProcessState => ({
   reason: null,
 });
 
-test('a tree reading sums CPU, memory and descriptors per process, descriptors only when asked', async (t) => {
+test('a tree reading sums CPU, memory and descriptors per process', async (t) => {
   const child = spawn('sleep', ['600'], { stdio: 'ignore' });
   t.teardown(() => child.kill('SIGKILL'));
   const pid = child.pid ?? 0;
@@ -23,20 +27,20 @@ test('a tree reading sums CPU, memory and descriptors per process, descriptors o
   const states = [state('both', process.pid), state('idle', null)];
   const reader = new ProcUsageReader();
   t.teardown(() => reader.close());
-  const counted = await readTrees(states, trees, reader, true);
-  const both = counted?.reading.usage.get('both');
+  const counted = await readTrees(states, trees, reader);
+  const both = counted?.usage.get('both');
   t.true((both?.rss ?? 0) > process.memoryUsage.rss() * 0.8);
   t.true((both?.cpuSeconds ?? 0) > 0);
   const ownFds = readdirSync('/proc/self/fd').length;
   t.true((both?.fds ?? 0) >= ownFds - 2, `${both?.fds} descriptors, the host alone has ${ownFds}`);
-  t.deepEqual(counted?.reading.usage.get('idle'), { cpuSeconds: 0, rss: 0, fds: 0 });
-  t.is(counted?.reading.trees, trees);
-  t.true(counted?.perPid.has(pid));
-  const uncounted = await readTrees(states, trees, reader, false);
-  t.is(uncounted?.reading.usage.get('both')?.fds, null);
+  t.deepEqual(counted?.usage.get('idle'), { cpuSeconds: 0, rss: 0, fds: 0 });
+  t.is(counted?.trees, trees);
+  const pids = await readPids(states, trees, reader);
+  t.true(pids?.perPid.has(pid));
+  t.deepEqual(pids?.byState, [[process.pid, pid], []]);
 });
 
-test('a scrape takes the latest reading only when it is recent, for the same trees, with descriptors', (t) => {
+test('a scrape takes the latest reading only when it is recent and for the same trees', (t) => {
   const readings = new TreeReadings();
   const trees = new Map([['a', [1]]]);
   const usage = new Map([['a', { cpuSeconds: 1, rss: 2, fds: 3 }]]);
@@ -52,17 +56,13 @@ test('a scrape takes the latest reading only when it is recent, for the same tre
     usage,
     'an older reading does not replace a newer one',
   );
-  readings.publish({
-    at: Date.now() + 1,
-    trees,
-    usage: new Map([['a', { cpuSeconds: 1, rss: 2, fds: null }]]),
-  });
-  t.is(readings.recent(trees, 10_000), undefined, 'a reading without descriptors does not serve');
+  readings.passed(Date.now() + 1);
+  t.is(readings.recent(trees, 10_000), undefined, 'a newer pass made no sums: nothing serves');
   readings.publish({ at: Date.now() - 10_001 + 2, trees, usage });
   t.is(readings.recent(trees, 10_000), undefined);
 });
 
-test('a reading made without descriptors ends what an older reading served, as if it were kept', (t) => {
+test('a pass over /proc without sums ends what an older reading served', (t) => {
   const readings = new TreeReadings();
   const trees = new Map([['a', [1]]]);
   const usage = new Map([['a', { cpuSeconds: 1, rss: 2, fds: 3 }]]);

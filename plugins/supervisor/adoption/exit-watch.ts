@@ -13,6 +13,7 @@
  * descendant still holds, or that has none. Every 2 s, not every second: an idle host already
  * wakes once a second, and the issue's bound is once a second (docs/performance-scale.md).
  */
+import { pidPresence } from '../runtime/process-group.js';
 import { isDead } from '../runtime/proc-table.js';
 import type { ProcReader } from './verify.js';
 
@@ -26,18 +27,6 @@ interface Watched {
   readonly startTicks: string;
   readonly reader: ProcReader;
   readonly onExit: () => void;
-}
-
-/** Whether a process with this pid exists and may be signalled by this host. */
-export function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // ESRCH: no such process. EPERM: one exists, but another user's: not the one launched.
-    const { code } = error as NodeJS.ErrnoException;
-    return code !== 'ESRCH' && code !== 'EPERM';
-  }
 }
 
 /** Watches pids for their exit; one timer for all of them while any is watched. */
@@ -77,7 +66,8 @@ export class ExitWatch {
 
   private check(entry: Watched, full: boolean): void {
     if (!this.watched.has(entry)) return;
-    if (!full && pidExists(entry.pid)) return;
+    // Another user's process under this pid is not the one launched: gone, as for no process.
+    if (!full && pidPresence(entry.pid) === 'ours') return;
     const row = entry.reader.stat(entry.pid);
     if (row !== undefined && !isDead(row) && row.startTicks === entry.startTicks) return;
     this.watched.delete(entry);

@@ -11,6 +11,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { pidPresence } from '../runtime/process-group.js';
 
 /** Pairs made at least per batch, and at most (bounds the command line). */
 const BATCH = 16;
@@ -33,15 +34,6 @@ export interface StagedPair {
 }
 
 const STAGING = /^stage-(\d+)-\d+\.(out|err)$/;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Made pairs of one FIFO directory. */
 export class FifoStock {
@@ -96,7 +88,7 @@ export class FifoStock {
       names
         .filter((name) => {
           const pid = Number(STAGING.exec(name)?.[1] ?? Number.NaN);
-          return Number.isInteger(pid) && pid !== process.pid && !isAlive(pid);
+          return Number.isInteger(pid) && pid !== process.pid && pidPresence(pid) === 'gone';
         })
         .map((name) => rm(join(this.dir, name), { force: true })),
     );

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { HealthCheckSpec } from '../process-spec/process-spec.js';
 import { probeTcp } from '../waits/probes.js';
+import { pidPresence } from './process-group.js';
 import { parseStatLine, isDead } from './proc-table.js';
 
 const PORT_TIMEOUT_MS = 1_500;
@@ -16,11 +17,7 @@ export async function probeProcessHealth(
   spec: HealthCheckSpec,
   signal: AbortSignal,
 ): Promise<string | null> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return `process ${pid} is not running`;
-  }
+  if (pidPresence(pid) !== 'ours') return `process ${pid} is not running`;
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   const info = stat === null ? undefined : parseStatLine(stat);
   if (info !== undefined && isDead(info)) return `process ${pid} has exited`;

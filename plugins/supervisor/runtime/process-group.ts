@@ -16,6 +16,20 @@ function safeGroup(pgid: number): boolean {
   return Number.isInteger(pgid) && pgid > 1 && pgid !== process.pid;
 }
 
+/**
+ * Whether a process with this pid exists, asked of the kernel with signal 0 (no /proc file):
+ * `ours` when this host may signal it, `foreign` when it exists but belongs to another user (so
+ * it is not a process this host launched), `gone` when there is none.
+ */
+export function pidPresence(pid: number): 'ours' | 'foreign' | 'gone' {
+  try {
+    process.kill(pid, 0);
+    return 'ours';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? 'foreign' : 'gone';
+  }
+}
+
 /** Send `signal` to every member of group `pgid`; false when the group does not exist. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   if (!safeGroup(pgid)) return false;

@@ -1,16 +1,10 @@
 /** The exit watch of adopted processes: one timer for all, a whole check on demand. */
 import { spawn } from 'node:child_process';
 import test from 'ava';
-import { ExitWatch, pidExists } from '../../../../plugins/supervisor/adoption/exit-watch.js';
+import { ExitWatch } from '../../../../plugins/supervisor/adoption/exit-watch.js';
 import { procReader, type ProcReader } from '../../../../plugins/supervisor/adoption/verify.js';
 import { readProcess } from '../../../../plugins/supervisor/runtime/proc-table.js';
 import { eventually } from '../../../helpers/eventually.js';
-
-test('pidExists: this process yes, a pid nobody has no', (t) => {
-  t.true(pidExists(process.pid));
-  // Above the largest pid_max Linux allows (2^22): never a process.
-  t.false(pidExists(4_194_304 + 12_345));
-});
 
 test('a process that exits is reported once; one still running is not; the timer goes with the last', async (t) => {
   const watch = new ExitWatch(50);

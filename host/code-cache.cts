@@ -144,9 +144,9 @@ export function writeCodeCache(path: string, key: string, data: Uint8Array): boo
  * Remove, beside the cache just written at `kept`: the same file for other Node versions (the
  * same name, install path and architecture: an upgraded Node never reads them again), caches
  * unused for 30 days, and temp files of writers that died. Runs only when a cache is written, once
- * per build and Node version. Returns how many files went; a file that cannot be removed stays.
+ * per build and Node version. A file that cannot be removed stays.
  */
-export function pruneCodeCaches(kept: string, now: number = Date.now()): number {
+function pruneCodeCaches(kept: string): void {
   const folder = dirname(kept);
   const keptName = basename(kept);
   const keptParts = CACHE_NAME.exec(keptName);
@@ -154,9 +154,9 @@ export function pruneCodeCaches(kept: string, now: number = Date.now()): number 
   try {
     entries = readdirSync(folder);
   } catch {
-    return 0;
+    return;
   }
-  let removed = 0;
+  const now = Date.now();
   for (const entry of entries) {
     const isTemp = entry.endsWith('.tmp');
     if (entry === keptName || (!isTemp && !entry.endsWith('.cache'))) continue;
@@ -172,10 +172,8 @@ export function pruneCodeCaches(kept: string, now: number = Date.now()): number 
       const age = now - statSync(file).mtimeMs;
       if (!otherVersion && age <= (isTemp ? ABANDONED_TEMP_MS : UNUSED_MS)) continue;
       unlinkSync(file);
-      removed += 1;
     } catch {
       // Gone meanwhile (another host pruned it), or not ours to remove.
     }
   }
-  return removed;
 }

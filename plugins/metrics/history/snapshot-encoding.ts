@@ -67,9 +67,8 @@ export class SeriesPieces {
   private round = 0;
 
   /** Start a series text: pieces not used by the end of it are dropped. */
-  begin(): number {
+  begin(): void {
     this.round += 1;
-    return this.round;
   }
 
   /** The text of `name` with these figures, written now unless the last one still holds. */

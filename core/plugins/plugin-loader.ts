@@ -32,7 +32,8 @@ export async function loadPlugins(
   const loaded: LoadedPlugin[] = [];
   for (const spec of specs) {
     const builtin = builtins[spec];
-    const moduleValue = builtin !== undefined ? await builtin() : await importExternal(spec, cwd);
+    const moduleValue =
+      builtin !== undefined ? await builtin() : await importExternal(spec, cwd, builtins);
     const plugin = await checkPlugin(spec, moduleValue);
     const clash = loaded.find((entry) => entry.plugin.name === plugin.name);
     if (clash !== undefined) {
@@ -89,28 +90,39 @@ function registerSdkHooks(): void {
 const OWN_PLUGINS = new URL('plugins/', DIST).href;
 
 /**
- * A built-in plugin given by its path (tests and benches do) runs as the bundle's entry for it
- * when the host runs bundled: its unbundled file would load a second copy of the sdk and of the
- * core modules it shares with the host.
+ * The built-in whose entry `url` is (tests and benches give built-ins by path), loaded as its name
+ * is. When the host runs bundled, importing the unbundled file would load a second copy of the sdk
+ * and of the core modules the plugin shares with the host; and an `import()` of any file starts
+ * Node's ES module loader, which a bundled boot otherwise never needs (~30 M instructions, 7 % of
+ * an adopting boot up to its listening line: docs/adoption.md). Unbundled, both ways reach the same
+ * module.
  */
-function ownPluginUrl(url: string): string {
-  if (!RUNNING_BUNDLED) return url;
-  const bundled = new URL(`plugins/${url.slice(OWN_PLUGINS.length)}`, SHARED);
-  return existsSync(bundled) ? bundled.href : url;
+function builtinAt(
+  url: string,
+  builtins: Readonly<Record<string, () => Promise<unknown>>>,
+): (() => Promise<unknown>) | undefined {
+  if (!url.startsWith(OWN_PLUGINS)) return undefined;
+  const [name, file, ...rest] = url.slice(OWN_PLUGINS.length).split('/');
+  if (name === undefined || file !== 'index.js' || rest.length > 0) return undefined;
+  return Object.hasOwn(builtins, name) ? builtins[name] : undefined;
 }
 
-async function importExternal(spec: string, cwd: string): Promise<unknown> {
+async function importExternal(
+  spec: string,
+  cwd: string,
+  builtins: Readonly<Record<string, () => Promise<unknown>>>,
+): Promise<unknown> {
   let url: string;
   try {
     url = resolveExternal(spec, cwd);
   } catch (error) {
     throw notFound(spec, error);
   }
-  // On Node 20 the hooks run on a thread of their own that every later import then waits on: a
-  // built-in plugin given by path (tests, benches) paid ~500 ms of CPU for a remapping it never
-  // uses (50 processes, supervisor alone: 1,610 → 1,080 ms before listening).
-  if (url.startsWith(OWN_PLUGINS)) url = ownPluginUrl(url);
-  else registerSdkHooks();
+  const builtin = builtinAt(url, builtins);
+  if (builtin !== undefined) return builtin();
+  // On Node 20 the hooks run on a thread of their own that every later import then waits on; a
+  // file of this host's own plugins reaches the sdk by relative imports and needs no remapping.
+  if (!url.startsWith(OWN_PLUGINS)) registerSdkHooks();
   try {
     return await import(url);
   } catch (error) {

@@ -1,8 +1,8 @@
 /**
  * The ES modules that hand out the parts of the host's bundle under the paths everything else
- * names: `dist/bundle/sdk/index.js` (`stackd`, `stackd/sdk`), `dist/bundle/testing/index.js`
- * (`stackd/sdk/testing`) and `dist/bundle/plugins/<name>/index.js` (a built-in plugin given by
- * its path). Each takes the bundle from host/bundle-loader.cjs, which loads it once per process,
+ * names: `dist/bundle/sdk/index.js` (`stackd`, `stackd/sdk`) and `dist/bundle/testing/index.js`
+ * (`stackd/sdk/testing`). A built-in plugin given by its path needs none: the plugin loader takes
+ * it from the bundle's list of built-ins. Each takes the bundle from host/bundle-loader.cjs, which loads it once per process,
  * and re-exports its part name by name; the names are read from tsc's unbundled modules, which
  * the bundle was built from.
  */
@@ -53,6 +53,15 @@ export async function writeFacades(distDir: string, outdir: string): Promise<num
     'await bundle.loadTesting()',
     'testing/index.js',
   );
+  await checkBuiltinList(distDir);
+  return 2;
+}
+
+/**
+ * Every folder under plugins/ is in host/builtin-plugins.ts's list: the bundle reaches a built-in
+ * only through that list, by name or by its entry's path.
+ */
+async function checkBuiltinList(distDir: string): Promise<void> {
   const plugins = readdirSync(join(distDir, 'plugins'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
@@ -64,12 +73,4 @@ export async function writeFacades(distDir: string, outdir: string): Promise<num
   const unknown = plugins.filter((name) => !(name in builtins.BUILTIN_PLUGINS));
   if (unknown.length > 0)
     throw new Error(`plugins/${unknown.join(', ')}: not in host/builtin-plugins.ts's list`);
-  for (const name of plugins)
-    await writeFacade(
-      distDir,
-      join(outdir, 'plugins', name, 'index.js'),
-      `await bundle.BUILTIN_PLUGINS[${JSON.stringify(name)}]()`,
-      `plugins/${name}/index.js`,
-    );
-  return plugins.length + 2;
 }

@@ -8,8 +8,8 @@
  * module loader cannot.
  *
  * One file for everything keeps the sdk one instance: `stackd/sdk` (package exports and the
- * plugin loader's resolve hooks name `dist/bundle/sdk/index.js`), `stackd/sdk/testing` and
- * `dist/bundle/plugins/<name>/index.js` are generated ES modules that re-export, name by name, the
+ * plugin loader's resolve hooks name `dist/bundle/sdk/index.js`) and `stackd/sdk/testing` are
+ * generated ES modules that re-export, name by name, the
  * parts of the bundle that bundle-loader.cts loaded once, so the host, the built-in plugins and
  * outside plugins see the same classes, symbols and registries. TypeBox is bundled with them
  * (its registries are then that one instance too), and so are tsyringe (with tslib) and
@@ -25,8 +25,8 @@
  * found where they always were. A dynamic `import()` of anything outside the bundle calls
  * `__stackd_import` instead, which the loader provides (a `vm.Script` cannot `import()` on
  * Node 20). `core/plugins/bundled.js` is built as `true` here: the plugin loader then hands the
- * bundle's sdk to outside plugins and maps a built-in plugin given by its unbundled path to its
- * bundled entry.
+ * bundle's sdk to outside plugins and takes a built-in plugin given by its unbundled path from
+ * the bundle's list of built-ins.
  *
  * Entries are tsc's output, so the bundle runs exactly the code tsc checked; unit tests keep
  * importing the unbundled modules. A failure here fails `npm run build`.

@@ -1,4 +1,6 @@
 import test from 'ava';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadPlugins } from '../../../core/plugins/plugin-loader.js';
 import { bootErrorCode } from '../../../core/errors/boot-error.js';
 import { definePlugin } from '../../../sdk/plugin.js';
@@ -28,6 +30,27 @@ test('built-in plugins load from the map, in the order asked', async (t) => {
       ['a', true],
     ],
   );
+});
+
+test('a built-in given by the path of its entry loads through the map, not a second import', async (t) => {
+  // dist/plugins/<name>/index.js and its folder, as tests and benches pass them.
+  const folder = fileURLToPath(new URL('../../../plugins/metrics/', import.meta.url));
+  let calls = 0;
+  const builtins = {
+    metrics: () => {
+      calls += 1;
+      return Promise.resolve(plugin('from-map'));
+    },
+  };
+  const loaded = await loadPlugins([join(folder, 'index.js'), folder], builtins, '/').catch(
+    (error: unknown) => error,
+  );
+  // Both specs name the same built-in: the second is refused as a duplicate of the first.
+  t.is(bootErrorCode(loaded), 'STACKD_PLUGIN_DUPLICATE');
+  const [one] = await loadPlugins([join(folder, 'index.js')], builtins, '/');
+  t.is(one?.plugin.name, 'from-map');
+  t.is(one?.source, join(folder, 'index.js'));
+  t.is(calls, 3);
 });
 
 test('every refusal carries its stable code', async (t) => {

@@ -75,13 +75,23 @@ function load(): Bundle {
 }
 
 /**
- * The bundle's text (ASCII: the build makes it so), read 64 KiB at a time. Read whole, its 1.6 MB
+ * A piece of the bundle's text as read: its string is just above V8's largest regular object
+ * (128 KiB), so V8 puts each piece in its large-object space, which a scavenge promotes without
+ * copying. In 64 KiB pieces the text passed through the 1 MiB young generation, three scavenges
+ * more per boot (perf stat, adopting boots up to listening, 8 each alternated: 422 → 419 M
+ * instructions: docs/adoption.md).
+ */
+const PIECE_BYTES = 132 * 1024;
+
+/**
+ * The bundle's text (ASCII: the build makes it so), read a piece at a time. Read whole, its 1.6 MB
  * buffer came from mmap, and freeing it raised glibc's mmap threshold to that size: later
  * allocations up to it then stayed on the heap, and a host with 50 processes kept 3.5 MB more
- * RSS (gone with MALLOC_MMAP_THRESHOLD_ fixed).
+ * RSS (gone with MALLOC_MMAP_THRESHOLD_ fixed). A piece's buffer raises it to just above its
+ * default of 128 KiB.
  */
 function readAsciiFile(descriptor: number): string {
-  const piece = Buffer.allocUnsafeSlow(64 * 1024);
+  const piece = Buffer.allocUnsafeSlow(PIECE_BYTES);
   const parts: string[] = [];
   for (let read = readSync(descriptor, piece); read > 0; read = readSync(descriptor, piece))
     parts.push(piece.toString('latin1', 0, read));

@@ -17,8 +17,10 @@ export async function askHidden(question: string): Promise<string> {
   const input = process.stdin;
   if (input.isTTY !== true)
     throw new CliError('no terminal to ask the password on: pass --password-stdin', EXIT.usage);
-  process.stderr.write(question);
+  // Echo off before the prompt shows: keys typed the moment it appears must not be echoed, and a
+  // loaded machine can deschedule the process between the two (a tmux test caught it).
   input.setRawMode(true);
+  process.stderr.write(question);
   input.resume();
   input.setEncoding('utf8');
   try {

@@ -14,7 +14,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync, renameSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { join } from 'node:path';
 import { fifoStock } from './fifo-stock.js';
 
 /** The two FIFOs of one launch. */
@@ -26,9 +25,13 @@ export interface FifoPaths {
 type StreamName = 'stdout' | 'stderr';
 const STREAMS = ['stdout', 'stderr'] as const;
 
-/** Where a launch's FIFOs live once its pid is known. */
+/**
+ * Where a launch's FIFOs live once its pid is known. `dir` is the launch book's absolute,
+ * normalized folder (`PluginStorage.path`), so the names are appended, not `path.join`'ed:
+ * `join` normalizes one character at a time (docs/adoption.md, "Less CPU per adopting boot, 27 Nov evening").
+ */
 export function fifoPathsOf(dir: string, pid: number): FifoPaths {
-  return { stdout: join(dir, `${pid}.out`), stderr: join(dir, `${pid}.err`) };
+  return { stdout: `${dir}/${pid}.out`, stderr: `${dir}/${pid}.err` };
 }
 
 /** Remove a launch's FIFOs (they hold nothing once every writer and reader is gone). */

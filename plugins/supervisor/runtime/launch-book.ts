@@ -47,6 +47,8 @@ export class LaunchBook {
   private readonly records = new RecordBatch();
   /** The background release that {@link releaseAfterReaping} began, if any. */
   private releasing: Promise<void> | undefined;
+  /** {@link fifoDir}, once resolved. */
+  private fifos: string | undefined;
 
   constructor(
     private readonly storage: PluginStorage,
@@ -68,9 +70,10 @@ export class LaunchBook {
     return this.pending.take(processName);
   }
 
-  /** Where launches' output FIFOs live. */
+  /** Where launches' output FIFOs live (resolved once: every launch and adoption asks). */
   fifoDir(): string {
-    return this.storage.path(FIFOS_DIR);
+    this.fifos ??= this.storage.path(FIFOS_DIR);
+    return this.fifos;
   }
 
   /**

@@ -17,17 +17,21 @@ import { procReader, type ProcReader } from './verify.js';
 /** Output still arriving after the exit is awaited this long (as for a launch of our own). */
 const DRAIN_MS = 250;
 
-/** The adopted process of a verified record; `fifoDir` is where its output FIFOs live. */
+/**
+ * The adopted process of a verified record; `fifoDir` is where its output FIFOs live (null where
+ * the launch book has none: then nothing is followed, whatever the record says).
+ */
 export function adoptedProcess(
   group: RecordedGroup,
-  fifoDir: string,
+  fifoDir: string | null,
   sink: OutputSink | null,
   cgroup: LaunchCgroup | null = null,
   reader: ProcReader = procReader,
   watch: ExitWatch = adoptedExits,
 ): LaunchedProcess {
   const tail = new OutputTail();
-  const fifos = group.adoption?.fifos === true ? fifoPathsOf(fifoDir, group.pid) : null;
+  const fifos =
+    group.adoption?.fifos === true && fifoDir !== null ? fifoPathsOf(fifoDir, group.pid) : null;
   const follower =
     fifos === null
       ? null

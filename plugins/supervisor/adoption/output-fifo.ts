@@ -28,7 +28,8 @@ const STREAMS = ['stdout', 'stderr'] as const;
 /**
  * Where a launch's FIFOs live once its pid is known. `dir` is the launch book's absolute,
  * normalized folder (`PluginStorage.path`), so the names are appended, not `path.join`'ed:
- * `join` normalizes one character at a time (docs/adoption.md, "Less CPU per adopting boot, 27 Nov evening").
+ * `join` normalizes one character at a time (docs/adoption.md, "Less CPU per adopting boot,
+ * 27 Nov evening").
  */
 export function fifoPathsOf(dir: string, pid: number): FifoPaths {
   return { stdout: `${dir}/${pid}.out`, stderr: `${dir}/${pid}.err` };

@@ -22,7 +22,7 @@ export function adoptGroup(
   const { deps } = run;
   return run.queue.run(async () => {
     const spec = deps.resolveSpec();
-    const fifoDir = deps.launches.fifoDir() ?? '';
+    const fifoDir = deps.launches.fifoDir();
     // Its cgroup stays its own: a stop still reaches every descendant that left the group.
     const cgroup =
       (await deps.cgroups?.existing?.(

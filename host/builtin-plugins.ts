@@ -1,5 +1,7 @@
+import type { BuiltinPlugins } from '../core/plugins/plugin-loader.js';
+
 /** The built-in plugins, by name, loaded lazily so `--plugins` can leave any of them out. */
-export const BUILTIN_PLUGINS: Readonly<Record<string, () => Promise<unknown>>> = {
+export const BUILTIN_PLUGINS: BuiltinPlugins = {
   auth: () => import('../plugins/auth/index.js'),
   supervisor: () => import('../plugins/supervisor/index.js'),
   onboarding: () => import('../plugins/onboarding/index.js'),

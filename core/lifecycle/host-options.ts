@@ -8,7 +8,7 @@ import type { ConfigStore } from '../config/config-store.js';
 import type { ProxyTable } from '../http/proxy-table.js';
 import type { RouteTable } from '../http/route-table.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
-import type { LoadedPlugin } from '../plugins/plugin-loader.js';
+import type { BuiltinPlugins, LoadedPlugin } from '../plugins/plugin-loader.js';
 import type { HealthRegistry } from '../runtime/health-registry.js';
 import type { StreamHub } from '../ws/stream-hub.js';
 
@@ -27,7 +27,7 @@ export interface HostOptions {
   readonly port: number | undefined;
   /** Plugin specs; undefined means `stackd.plugins` from the config, else every built-in. */
   readonly plugins: readonly string[] | undefined;
-  readonly builtins: Readonly<Record<string, () => Promise<unknown>>>;
+  readonly builtins: BuiltinPlugins;
   readonly validateResponses: boolean;
   readonly bodyLimitBytes: number;
   readonly timeouts: {

@@ -16,6 +16,9 @@ import type validSemverRange from 'semver/ranges/valid.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
+/** The built-in plugins by name, each loaded on its first call (host/builtin-plugins.ts). */
+export type BuiltinPlugins = Readonly<Record<string, () => Promise<unknown>>>;
+
 /** A loaded plugin and where it came from. */
 export interface LoadedPlugin {
   readonly plugin: Plugin;
@@ -26,7 +29,7 @@ export interface LoadedPlugin {
 /** Load every spec; a failing spec throws naming the spec and the cause. */
 export async function loadPlugins(
   specs: readonly string[],
-  builtins: Readonly<Record<string, () => Promise<unknown>>>,
+  builtins: BuiltinPlugins,
   cwd: string,
 ): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
@@ -97,10 +100,7 @@ const OWN_PLUGINS = new URL('plugins/', DIST).href;
  * an adopting boot up to its listening line: docs/adoption.md). Unbundled, both ways reach the same
  * module.
  */
-function builtinAt(
-  url: string,
-  builtins: Readonly<Record<string, () => Promise<unknown>>>,
-): (() => Promise<unknown>) | undefined {
+function builtinAt(url: string, builtins: BuiltinPlugins): (() => Promise<unknown>) | undefined {
   if (!url.startsWith(OWN_PLUGINS)) return undefined;
   const [name, file, ...rest] = url.slice(OWN_PLUGINS.length).split('/');
   if (name === undefined || file !== 'index.js' || rest.length > 0) return undefined;
@@ -110,7 +110,7 @@ function builtinAt(
 async function importExternal(
   spec: string,
   cwd: string,
-  builtins: Readonly<Record<string, () => Promise<unknown>>>,
+  builtins: BuiltinPlugins,
 ): Promise<unknown> {
   let url: string;
   try {

@@ -2,11 +2,11 @@
  * The ES modules that hand out the parts of the host's bundle under the paths everything else
  * names: `dist/bundle/sdk/index.js` (`stackd`, `stackd/sdk`) and `dist/bundle/testing/index.js`
  * (`stackd/sdk/testing`). A built-in plugin given by its path needs none: the plugin loader takes
- * it from the bundle's list of built-ins. Each takes the bundle from host/bundle-loader.cjs, which loads it once per process,
- * and re-exports its part name by name; the names are read from tsc's unbundled modules, which
- * the bundle was built from.
+ * it from the bundle's list of built-ins. Each takes the bundle from host/bundle-loader.cjs, which
+ * loads it once per process, and re-exports its part name by name; the names are read from tsc's
+ * unbundled modules, which the bundle was built from.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -44,33 +44,19 @@ async function writeFacade(
   );
 }
 
+/** The entry modules: where each goes under dist/bundle, its part of the bundle, its source. */
+const FACADES: readonly {
+  readonly out: string;
+  readonly part: string;
+  readonly unbundled: string;
+}[] = [
+  { out: 'sdk/index.js', part: 'bundle.sdk', unbundled: 'sdk/index.js' },
+  { out: 'testing/index.js', part: 'await bundle.loadTesting()', unbundled: 'testing/index.js' },
+];
+
 /** Write every entry module into `outdir` (dist/bundle); returns how many. */
 export async function writeFacades(distDir: string, outdir: string): Promise<number> {
-  await writeFacade(distDir, join(outdir, 'sdk', 'index.js'), 'bundle.sdk', 'sdk/index.js');
-  await writeFacade(
-    distDir,
-    join(outdir, 'testing', 'index.js'),
-    'await bundle.loadTesting()',
-    'testing/index.js',
-  );
-  await checkBuiltinList(distDir);
-  return 2;
-}
-
-/**
- * Every folder under plugins/ is in host/builtin-plugins.ts's list: the bundle reaches a built-in
- * only through that list, by name or by its entry's path.
- */
-async function checkBuiltinList(distDir: string): Promise<void> {
-  const plugins = readdirSync(join(distDir, 'plugins'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
-  const builtins = (await import(
-    pathToFileURL(join(distDir, 'host', 'builtin-plugins.js')).href
-  )) as {
-    BUILTIN_PLUGINS: Record<string, unknown>;
-  };
-  const unknown = plugins.filter((name) => !(name in builtins.BUILTIN_PLUGINS));
-  if (unknown.length > 0)
-    throw new Error(`plugins/${unknown.join(', ')}: not in host/builtin-plugins.ts's list`);
+  for (const facade of FACADES)
+    await writeFacade(distDir, join(outdir, facade.out), facade.part, facade.unbundled);
+  return FACADES.length;
 }

@@ -7,17 +7,16 @@
  * also what Node 20 can compile from a V8 code cache (host/bundle-loader.cts), which its ES
  * module loader cannot.
  *
- * One file for everything keeps the sdk one instance: `stackd/sdk` (package exports and the
- * plugin loader's resolve hooks name `dist/bundle/sdk/index.js`) and `stackd/sdk/testing` are
- * generated ES modules that re-export, name by name, the
- * parts of the bundle that bundle-loader.cts loaded once, so the host, the built-in plugins and
- * outside plugins see the same classes, symbols and registries. TypeBox is bundled with them
- * (its registries are then that one instance too), and so are tsyringe (with tslib) and
- * jsonc-parser, which only core imports (no plugin can reach a second copy); every other npm
- * package stays external, loaded from node_modules as before (reflect-metadata among them: it
- * patches the global `Reflect`). The built-in plugins are in the file too, compiled on first
- * use: a plugin left out costs its share of the file's read and pre-parse, or nothing with the
- * code cache.
+ * One file for everything keeps the sdk one instance: `stackd/sdk` (package exports and the plugin
+ * loader's resolve hooks name `dist/bundle/sdk/index.js`) and `stackd/sdk/testing` are generated ES
+ * modules that re-export, name by name, the parts of the bundle that bundle-loader.cts loaded once,
+ * so the host, the built-in plugins and outside plugins see the same classes, symbols and
+ * registries. TypeBox is bundled with them (its registries are then that one instance too), and so
+ * are tsyringe (with tslib) and jsonc-parser, which only core imports (no plugin can reach a second
+ * copy); every other npm package stays external, loaded from node_modules as before
+ * (reflect-metadata among them: it patches the global `Reflect`). The built-in plugins are in the
+ * file too, compiled on first use: a plugin left out costs its share of the file's read and
+ * pre-parse, or nothing with the code cache.
  *
  * Each module keeps the `import.meta.url` of its unbundled file in `dist/`, so files found next
  * to a module (the onboarding catalog, the graph data, the symlink scan worker, the plugin
@@ -37,6 +36,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { findPackageRoot } from '../../host/package-root.js';
+import { checkBuiltinList } from './builtin-list.js';
 import { writeFacades } from './facades.js';
 
 /** The bundle's folder inside dist/. */
@@ -96,6 +96,7 @@ const stackdModules: Plugin = {
 
 rmSync(outdir, { recursive: true, force: true });
 const outfile = join(outdir, BUNDLE_FILE);
+await checkBuiltinList(distDir);
 const result = await build({
   entryPoints: [join(distDir, 'host', 'bundle-entry.js')],
   outfile,

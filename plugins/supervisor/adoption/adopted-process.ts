@@ -1,10 +1,11 @@
 /**
  * A process launched by a previous host, seen through the {@link LaunchedProcess} interface so
  * the runner treats it like its own launch. It is not our child: its exit is looked for
- * (exit-watch.ts: its pid gone, or its start time changed), and its exit status is not known: init reaps it,
- * and /proc shows a status only while the zombie waits for its parent. It is reported as
- * unknown (exit code null) rather than a made-up 0 that would read as a clean exit. Its output is followed through the FIFOs it was
- * launched with, from where the previous host stopped reading.
+ * (exit-watch.ts: its pid gone, or its start time changed), and its exit status is not known:
+ * init reaps it, and /proc shows a status only while the zombie waits for its parent. It is
+ * reported as unknown (exit code null) rather than a made-up 0 that would read as a clean exit.
+ * Its output is followed through the FIFOs it was launched with, from where the previous host
+ * stopped reading.
  */
 import type { LaunchCgroup } from '../cgroups/launch-cgroup.js';
 import type { ExitInfo, LaunchedProcess, OutputSink } from '../runtime/launch.js';

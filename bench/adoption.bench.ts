@@ -7,8 +7,9 @@
  * adopting host's own boot (spawn → listening) is reported beside it: it is most of the time.
  * In the gap, the floor (adoption-floor.ts) is timed the same way on the same records: what any
  * Node program doing the unavoidable work reaches on this machine. Before the rounds, one
- * unmeasured from-scratch start writes the hosts' code cache in a folder of the bench's own, so the
- * figures do not depend on which earlier boot wrote it. Loopback only; the real host built in dist/.
+ * unmeasured from-scratch start writes the hosts' code cache in a folder of the bench's own, so
+ * the figures do not depend on which earlier boot wrote it. Loopback only; the real host built in
+ * dist/.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../test/helpers/http.js';
 import { startHost, type RunningHostProcess } from '../test/helpers/start-host.js';
+import { SAVE_DELAY_MS } from '../host/bundle-loader.cjs';
 import { builtinPlugin } from '../test/helpers/fixture-paths.js';
 import { track, untrack } from './lib/cleanup.js';
 import { cpuMs } from './lib/proc-sample.js';
@@ -99,14 +101,12 @@ async function printedLines(host: RunningHostProcess): Promise<number[]> {
 }
 
 /**
- * The hosts' own cache folder (the bundle's V8 code cache on Node 20, Node's compile cache on
- * 22+): which boot wrote a build's cache moves an adopting boot by ~30 M instructions
- * (docs/adoption.md), so the bench writes its own with an unmeasured boot of the same stack
- * instead of inheriting whatever an earlier area or test left.
+ * A host of the bench's, its caches in `cacheHome` (the bundle's V8 code cache on Node 20, Node's
+ * compile cache on 22+): which boot wrote a build's cache moves an adopting boot by ~30 M
+ * instructions (docs/adoption.md), so the bench writes its own with an unmeasured boot of the
+ * same stack instead of inheriting whatever an earlier area or test left.
  */
-let cacheHome: string | undefined;
-
-async function startTracked(options: Parameters<typeof startHost>[0]) {
+async function startTracked(options: Parameters<typeof startHost>[0], cacheHome: string) {
   const began = performance.now();
   // As every other bench (lib/host.ts): a production host, not the test helper's default of
   // validating every response and event against its schema, which no user's host does.
@@ -114,10 +114,7 @@ async function startTracked(options: Parameters<typeof startHost>[0]) {
     ...options,
     plugins: PLUGINS,
     bootTimeoutMs: 60_000,
-    env: {
-      STACKD_VALIDATE_RESPONSES: '0',
-      ...(cacheHome === undefined ? {} : { XDG_CACHE_HOME: cacheHome }),
-    },
+    env: { STACKD_VALIDATE_RESPONSES: '0', XDG_CACHE_HOME: cacheHome },
   });
   track(host.child.pid, 'stackd host (adoption)');
   return { host, began, listenMs: performance.now() - began };
@@ -160,9 +157,9 @@ async function floorRun(
   return { ms, cpu, listenMs };
 }
 
-async function oneRound(options: AdoptionBenchOptions): Promise<Round> {
+async function oneRound(options: AdoptionBenchOptions, cacheHome: string): Promise<Round> {
   const count = options.processes + 1;
-  const fresh = await startTracked({ config: config(options.processes) });
+  const fresh = await startTracked({ config: config(options.processes) }, cacheHome);
   const before = await listedUntil(
     fresh.host,
     (list) => list.filter((entry) => entry.status === 'running').length >= count,
@@ -179,10 +176,10 @@ async function oneRound(options: AdoptionBenchOptions): Promise<Round> {
   await sleep(options.gapMs / 2);
   const floor = await floorRun(fresh.host.dataDir, fresh.host.configPath as string, pids);
   await sleep(Math.max(0, options.gapMs - (performance.now() - gapBegan)));
-  const next = await startTracked({
-    configPath: fresh.host.configPath as string,
-    dataDir: fresh.host.dataDir,
-  });
+  const next = await startTracked(
+    { configPath: fresh.host.configPath as string, dataDir: fresh.host.dataDir },
+    cacheHome,
+  );
   // The same pid as before the gap: adopted, not started again.
   await listedUntil(next.host, (list) =>
     list.every((entry) => entry.status === 'running' && entry.pid === pids.get(entry.process_name)),
@@ -245,16 +242,18 @@ function note(rounds: Rounds): string {
 
 /**
  * An unmeasured from-scratch start of the bench's stack with the bench's cache folder, kept up
- * until the host has saved its code cache (half a second after its listen), then stopped with
- * its processes: what a user's install has after its first boot.
+ * until the host has saved its code cache (host/bundle-loader.cts, {@link SAVE_DELAY_MS} after
+ * its listen, and as long again for the write), then stopped with its processes: what a user's
+ * install has after its first boot.
  */
-async function writeCodeCache(processes: number): Promise<void> {
-  const warm = await startTracked({ config: config(processes) });
+async function warmCodeCache(processes: number, cacheHome: string): Promise<void> {
+  const warm = await startTracked({ config: config(processes) }, cacheHome);
   await listedUntil(
     warm.host,
     (list) => list.filter((entry) => entry.status === 'running').length >= processes + 1,
   );
-  await sleep(Math.max(0, 1_000 - (performance.now() - warm.began - warm.listenMs)));
+  const sinceListen = performance.now() - warm.began - warm.listenMs;
+  await sleep(Math.max(0, 2 * SAVE_DELAY_MS - sinceListen));
   await warm.host.stop();
   untrack(warm.host.child.pid);
   rmSync(warm.host.dataDir, { recursive: true, force: true });
@@ -265,14 +264,14 @@ async function writeCodeCache(processes: number): Promise<void> {
 export async function adoptionBench(
   options: AdoptionBenchOptions,
 ): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
-  cacheHome = mkdtempSync(join(tmpdir(), 'stackd-adoption-cache-'));
+  const cacheHome = mkdtempSync(join(tmpdir(), 'stackd-adoption-cache-'));
   const measured: Round[] = [];
   try {
-    await writeCodeCache(options.processes);
-    for (let index = 0; index < options.rounds; index += 1) measured.push(await oneRound(options));
+    await warmCodeCache(options.processes, cacheHome);
+    for (let index = 0; index < options.rounds; index += 1)
+      measured.push(await oneRound(options, cacheHome));
   } finally {
     rmSync(cacheHome, { recursive: true, force: true });
-    cacheHome = undefined;
   }
   const fresh = series(measured.map((entry) => entry.fresh_ms));
   const adopted = series(measured.map((entry) => entry.adopted_ms));

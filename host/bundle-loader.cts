@@ -47,7 +47,7 @@ export const BUNDLE_PATH = join(__dirname, '..', 'bundle', 'stackd.cjs');
  * requests have compiled their code by then, and a host stopped a second after its start (the
  * adoption bench kills its from-scratch host once its 50 processes run) still leaves a cache.
  */
-const SAVE_DELAY_MS = 500;
+export const SAVE_DELAY_MS = 500;
 
 const log = debuglog('stackd');
 

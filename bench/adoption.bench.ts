@@ -65,7 +65,8 @@ interface Round {
   readonly lines_repeated: number;
 }
 
-function config(processes: number): Record<string, unknown> {
+/** The bench's stack: `processes` sleepers and a printer, start check 300 ms. */
+export function config(processes: number): Record<string, unknown> {
   const blocks: Record<string, unknown> = {};
   for (let i = 0; i < processes; i += 1)
     blocks[`p${i}`] = { enabled: true, process_name: `P${i}`, command: ['node', '-e', SLEEPER] };
@@ -80,7 +81,7 @@ function config(processes: number): Record<string, unknown> {
 }
 
 /** Poll until `ready` holds for the listed supervised processes; returns them. */
-async function listedUntil(
+export async function listedUntil(
   host: Pick<RunningHostProcess, 'url'>,
   ready: (listed: Listed['processes']) => boolean,
 ): Promise<Listed['processes']> {

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { SAVE_DELAY_MS } from '../host/bundle-loader.cjs';
-import { startHost } from '../test/helpers/start-host.js';
+import { startHost, type RunningHostProcess } from '../test/helpers/start-host.js';
 import { config, listedUntil } from './adoption.bench.js';
 import { median } from './lib/stats.js';
 
@@ -49,16 +49,26 @@ const env = { STACKD_VALIDATE_RESPONSES: '0', XDG_CACHE_HOME: cacheHome };
 const allRunning = (list: { status: string }[]): boolean =>
   list.length > PROCESSES && list.every((entry) => entry.status === 'running');
 
-/** A from-scratch boot of `main`, kept up until it saved its code cache, then stopped whole. */
-async function warmCache(main: string): Promise<void> {
+/** A host of build `main` on the bench's stack: a new one, or the one at `stack`'s paths. */
+async function bootOn(
+  main: string,
+  stack: { configPath: string; dataDir: string } | undefined,
+): Promise<RunningHostProcess> {
+  const where = stack ?? { config: config(PROCESSES) };
   const host = await startHost({
-    config: config(PROCESSES),
+    ...where,
     plugins: [pluginOf(main)],
     env,
     mainJs: main,
     bootTimeoutMs: 60_000,
   });
   await listedUntil(host, allRunning);
+  return host;
+}
+
+/** A from-scratch boot of `main`, kept up until it saved its code cache, then stopped whole. */
+async function warmCache(main: string): Promise<void> {
+  const host = await bootOn(main, undefined);
   await sleep(2 * SAVE_DELAY_MS);
   await host.stop();
 }
@@ -95,14 +105,7 @@ function countedBoot(main: string, configPath: string, dataDir: string): number 
 try {
   for (const main of positionals) await warmCache(main);
   const first = positionals[0] as string;
-  const stack = await startHost({
-    config: config(PROCESSES),
-    plugins: [pluginOf(first)],
-    env,
-    mainJs: first,
-    bootTimeoutMs: 60_000,
-  });
-  await listedUntil(stack, allRunning);
+  const stack = await bootOn(first, undefined);
   await stack.stop('SIGKILL');
   const configPath = stack.configPath as string;
   const counts = new Map(positionals.map((main) => [main, [] as number[]]));
@@ -117,15 +120,7 @@ try {
     process.stdout.write(`${main}: ${median(list).toFixed(1)} M to the ${point} (${each})\n`);
   }
   // The stack's processes end with a host that stops them.
-  const last = await startHost({
-    configPath,
-    dataDir: stack.dataDir,
-    plugins: [pluginOf(first)],
-    env,
-    mainJs: first,
-    bootTimeoutMs: 60_000,
-  });
-  await listedUntil(last, allRunning);
+  const last = await bootOn(first, { configPath, dataDir: stack.dataDir });
   await last.stop();
 } finally {
   rmSync(cacheHome, { recursive: true, force: true });
